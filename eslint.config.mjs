@@ -1,0 +1,59 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'fixtures/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  {
+    // DESIGN.md §3 layering: zor stands alone; commands reach the server only through src/client;
+    // src/rpc knows nothing of fux.
+    files: ['src/zor/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: ['**/server/**', '**/client/**', '**/commands/**', '**/rpc/**'] },
+      ],
+    },
+  },
+  {
+    files: ['src/commands/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/server/**', '**/rpc/**'], message: 'commands reach the server through src/client' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/rpc/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: ['**/server/**', '**/client/**', '**/commands/**', '**/zor/**'] },
+      ],
+    },
+  },
+  {
+    files: ['src/client/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/server/**'], allowTypeImports: true, message: 'the client imports only types from the server' }] },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);
