@@ -1,0 +1,119 @@
+import { isPane, type Axis, type LayoutNode, type PaneId, type Rect, type SplitNode } from './types';
+
+/**
+ * Whether a subtree's rect reaches the right and bottom edges of the tab's area. A pane that stops
+ * short of an edge gives its last column (or row) to a one-cell separator, so it needs one cell more
+ * than a pane on the edge to keep any content.
+ */
+export interface Reach {
+  readonly right: boolean;
+  readonly bottom: boolean;
+}
+
+/** The tree's root spans the whole area. */
+export const WHOLE_AREA: Reach = { right: true, bottom: true };
+
+/** How one split divides its rect between its children. */
+export interface SplitPlacement {
+  readonly a: Rect;
+  readonly b: Rect;
+  readonly aReach: Reach;
+  readonly bReach: Reach;
+  /** Cells along the split's axis. */
+  readonly extent: number;
+  /** Cells the first child gets, and the range a resize may move that to. */
+  readonly aCells: number;
+  readonly aMin: number;
+  readonly aMax: number;
+}
+
+export function clamp(value: number, lo: number, hi: number): number {
+  return Math.min(Math.max(value, lo), hi);
+}
+
+function extentAlong(rect: Rect, axis: Axis): number {
+  return axis === 'row' ? rect.cols : rect.rows;
+}
+
+function reachesEnd(reach: Reach, axis: Axis): boolean {
+  return axis === 'row' ? reach.right : reach.bottom;
+}
+
+/** The fewest cells `node` can span along `axis` while each pane keeps one cell of content. */
+function minimumExtent(node: LayoutNode, axis: Axis, atEnd: boolean): number {
+  if (isPane(node)) return atEnd ? 1 : 2;
+  if (node.axis === axis) return minimumExtent(node.a, axis, false) + minimumExtent(node.b, axis, atEnd);
+  return Math.max(minimumExtent(node.a, axis, atEnd), minimumExtent(node.b, axis, atEnd));
+}
+
+/**
+ * The first child gets round(extent × ratio) cells (halves round up), clamped so that no pane anywhere
+ * below the split loses its last cell of content; the second child gets the rest. A rect too small for
+ * that still gives each child a cell when it has two.
+ */
+export function placeSplit(split: SplitNode, rect: Rect, reach: Reach): SplitPlacement {
+  const extent = extentAlong(rect, split.axis);
+  const aNeeds = minimumExtent(split.a, split.axis, false);
+  const bNeeds = minimumExtent(split.b, split.axis, reachesEnd(reach, split.axis));
+  let aMin = extent;
+  let aMax = extent;
+  if (aNeeds + bNeeds <= extent) {
+    aMin = aNeeds;
+    aMax = extent - bNeeds;
+  } else if (extent >= 2) {
+    aMin = 1;
+    aMax = extent - 1;
+  }
+  const aCells = clamp(Math.round(extent * split.ratio), aMin, aMax);
+  const bCells = extent - aCells;
+  const common = { bReach: reach, extent, aCells, aMin, aMax };
+  if (split.axis === 'row') {
+    return {
+      ...common,
+      a: { x: rect.x, y: rect.y, cols: aCells, rows: rect.rows },
+      b: { x: rect.x + aCells, y: rect.y, cols: bCells, rows: rect.rows },
+      aReach: { right: false, bottom: reach.bottom },
+    };
+  }
+  return {
+    ...common,
+    a: { x: rect.x, y: rect.y, cols: rect.cols, rows: aCells },
+    b: { x: rect.x, y: rect.y + aCells, cols: rect.cols, rows: bCells },
+    aReach: { right: reach.right, bottom: false },
+  };
+}
+
+/** Each pane's tile, in tree order; the tiles cover `area` exactly. */
+export function tileRects(root: LayoutNode, area: Rect): Map<PaneId, Rect> {
+  const tiles = new Map<PaneId, Rect>();
+  const place = (node: LayoutNode, rect: Rect, reach: Reach): void => {
+    if (isPane(node)) {
+      tiles.set(node.pane, rect);
+      return;
+    }
+    const placed = placeSplit(node, rect, reach);
+    place(node.a, placed.a, placed.aReach);
+    place(node.b, placed.b, placed.bReach);
+  };
+  place(root, area, WHOLE_AREA);
+  return tiles;
+}
+
+/** The tile less the separator column on its right and row at its bottom, where another pane lies beyond. */
+export function contentRect(tile: Rect, area: Rect): Rect {
+  const separatorRight = tile.x + tile.cols < area.x + area.cols ? 1 : 0;
+  const separatorBelow = tile.y + tile.rows < area.y + area.rows ? 1 : 0;
+  return {
+    x: tile.x,
+    y: tile.y,
+    cols: Math.max(0, tile.cols - separatorRight),
+    rows: Math.max(0, tile.rows - separatorBelow),
+  };
+}
+
+export function assertArea(area: Rect): void {
+  const whole = [area.x, area.y, area.cols, area.rows].every(Number.isSafeInteger);
+  if (!whole || area.cols < 0 || area.rows < 0) {
+    throw new RangeError(`an area is whole cells with a non-negative size, got ${JSON.stringify(area)}`);
+  }
+}
