@@ -1,0 +1,21 @@
+import type { Duplex } from 'node:stream';
+import { createTRPCClient, type TRPCClient } from '@trpc/client';
+import type { AnyTRPCRouter } from '@trpc/server';
+import { StreamLink } from './link';
+
+export { connectUnix, UnixConnectError, type ConnectUnixOptions } from './connect';
+
+export interface StreamClient<TRouter extends AnyTRPCRouter> {
+  client: TRPCClient<TRouter>;
+  /** Fails pending calls, flushes what was written, and releases the stream. */
+  close(): void;
+}
+
+/** A typed tRPC client whose every call goes over `stream`, one JSON message per line. */
+export function createStreamClient<TRouter extends AnyTRPCRouter>(
+  stream: Duplex,
+  options: { maxFrameBytes?: number } = {},
+): StreamClient<TRouter> {
+  const link = new StreamLink<TRouter>(stream, options.maxFrameBytes);
+  return { client: createTRPCClient<TRouter>({ links: [link.link] }), close: () => link.close() };
+}

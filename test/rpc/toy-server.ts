@@ -1,0 +1,128 @@
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { initTRPC, TRPCError } from '@trpc/server';
+import { z } from 'zod';
+import {
+  createStreamHandler,
+  errorFormatter,
+  type Connection,
+  type StreamHandlerOptions,
+} from '../../src/rpc';
+
+/** What the toy router's procedures let a test observe from the server side. */
+export class Observations {
+  /** Items each connection's `flood` generator has produced, by connection id. */
+  readonly produced = new Map<number, number>();
+  /** Subscriptions whose generator has run its `finally`. */
+  finishedSubscriptions = 0;
+  readonly errors: string[] = [];
+}
+
+const t = initTRPC
+  .context<{ conn: Connection; seen: Observations }>()
+  .create({ isDev: false, errorFormatter });
+
+export const toyRouter = t.router({
+  echo: t.procedure.input(z.object({ text: z.string() })).query(({ input }) => input.text),
+  add: t.procedure
+    .input(z.object({ a: z.number(), b: z.number() }))
+    .mutation(({ input }) => ({ sum: input.a + input.b })),
+  connectionId: t.procedure.query(({ ctx }) => ctx.conn.id),
+  /** A reply of about `bytes` bytes of JSON. */
+  blob: t.procedure
+    .input(z.object({ bytes: z.number().int() }))
+    .query(({ input }) => 'x'.repeat(input.bytes)),
+  failUnexpectedly: t.procedure.query((): string => {
+    throw new Error(`could not read ${path.join(__dirname, 'secret', 'state.json')}`);
+  }),
+  failOnPurpose: t.procedure.query((): string => {
+    throw new TRPCError({ code: 'NOT_FOUND', message: 'no pane 7 in workspace main' });
+  }),
+  hangUp: t.procedure.input(z.object({ reason: z.string() })).mutation(({ ctx, input }) => {
+    ctx.conn.close(input.reason);
+    return 'closing';
+  }),
+  /** Never answers, so a test can have a call pending when the connection goes. */
+  never: t.procedure.query(() => new Promise<string>(() => undefined)),
+  /** `count` numbers, then the subscription ends by itself. */
+  count: t.procedure.input(z.object({ to: z.number().int() })).subscription(async function* ({ ctx, input }) {
+    try {
+      for (let i = 1; i <= input.to; i++) {
+        await ctx.conn.writable();
+        yield i;
+      }
+    } finally {
+      ctx.seen.finishedSubscriptions++;
+    }
+  }),
+  /** As fast as the connection takes them: items of `itemBytes` characters, until stopped. */
+  flood: t.procedure.input(z.object({ itemBytes: z.number().int() })).subscription(async function* ({
+    ctx,
+    input,
+  }) {
+    const item = 'y'.repeat(input.itemBytes);
+    try {
+      for (let n = 1; ; n++) {
+        await ctx.conn.writable();
+        ctx.seen.produced.set(ctx.conn.id, n);
+        yield { n, item };
+      }
+    } finally {
+      ctx.seen.finishedSubscriptions++;
+    }
+  }),
+});
+
+export type ToyRouter = typeof toyRouter;
+
+export interface ToyServer {
+  socketPath: string;
+  seen: Observations;
+  /** Every connection the handler has served, in order. */
+  connections: Connection[];
+  stop(): Promise<void>;
+}
+
+/** The toy router on a real unix socket in a private temporary directory. */
+export async function startToyServer(
+  options: Partial<Pick<StreamHandlerOptions<ToyRouter>, 'maxBufferedBytes' | 'maxFrameBytes'>> = {},
+): Promise<ToyServer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fux-rpc-'));
+  const socketPath = path.join(dir, 'rpc.sock');
+  const seen = new Observations();
+  const connections: Connection[] = [];
+  const handle = createStreamHandler({
+    router: toyRouter,
+    createContext: (conn) => ({ conn, seen }),
+    onError: ({ error }) => seen.errors.push(error.message),
+    ...options,
+  });
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer({ allowHalfOpen: true }, (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    connections.push(handle(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+  return {
+    socketPath,
+    seen,
+    connections,
+    async stop() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `predicate` until it holds; fails with `what` if it has not by the deadline. */
+export async function waitFor(what: string, predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
