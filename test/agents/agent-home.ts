@@ -1,0 +1,46 @@
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * A private sandbox for one agent run: a HOME nothing else reads, a working directory for the
+ * project, and removal afterwards, so no capture or test touches the user's real config.
+ */
+export interface AgentSandbox {
+  readonly root: string;
+  readonly home: string;
+  readonly workdir: string;
+  remove(): Promise<void>;
+}
+
+export async function createSandbox(prefix: string): Promise<AgentSandbox> {
+  const root = await mkdtemp(join(tmpdir(), `${prefix}-`));
+  const home = join(root, 'home');
+  const workdir = join(root, 'project');
+  await mkdir(home, { recursive: true });
+  await mkdir(workdir, { recursive: true });
+  return {
+    root,
+    home,
+    workdir,
+    remove: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+/** The environment every agent gets: nothing inherited beyond PATH, so a run is reproducible. */
+export function baseEnvironment(home: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    HOME: home,
+    TERM: 'xterm-256color',
+    COLORTERM: 'truecolor',
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C.UTF-8',
+    SHELL: '/bin/bash',
+    USER: process.env.USER ?? 'fux',
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+  };
+}

@@ -1,0 +1,105 @@
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { baseEnvironment, createSandbox, type AgentSandbox } from './agent-home';
+import type { PtySessionOptions } from './pty-session';
+
+/**
+ * Codex offline (DESIGN.md §11): a private `CODEX_HOME` whose config.toml selects a custom model
+ * provider at the fake server over the Responses API, trusts the project (or not, to show the
+ * trust prompt), and asks for approval on escalation so a `require_escalated` call prompts.
+ */
+
+export interface CodexStartup {
+  /** false leaves the project untrusted so Codex's trust prompt shows. */
+  readonly trustProject: boolean;
+}
+
+export const CODEX_READY: CodexStartup = { trustProject: true };
+
+/** The provider's key variable; any value works, the fake server never checks it. */
+const KEY_VARIABLE = 'FUX_FAKE_MODEL_KEY';
+
+export interface CodexRun {
+  readonly sandbox: AgentSandbox;
+  readonly codexHome: string;
+  readonly launch: PtySessionOptions;
+}
+
+function configToml(origin: string, workdir: string, startup: CodexStartup): string {
+  const lines = [
+    'model = "gpt-5.3-codex"',
+    'model_provider = "fake"',
+    'approval_policy = "on-request"',
+    'sandbox_mode = "workspace-write"',
+    '',
+    '[model_providers.fake]',
+    'name = "fake"',
+    `base_url = "${origin}/v1"`,
+    'wire_api = "responses"',
+    `env_key = "${KEY_VARIABLE}"`,
+    // Offline there is nothing to retry against; fail fast instead of backing off for minutes.
+    'request_max_retries = 0',
+    'stream_max_retries = 0',
+    '',
+  ];
+  if (startup.trustProject)
+    lines.push(`[projects.${JSON.stringify(workdir)}]`, 'trust_level = "trusted"', '');
+  return lines.join('\n');
+}
+
+export async function prepareCodex(options: {
+  readonly bin: string;
+  readonly origin: string;
+  readonly cols: number;
+  readonly rows: number;
+  readonly startup?: CodexStartup;
+}): Promise<CodexRun> {
+  const sandbox = await createSandbox('fux-codex');
+  const codexHome = join(sandbox.home, '.codex');
+  await mkdir(codexHome, { recursive: true });
+  await writeFile(
+    join(codexHome, 'config.toml'),
+    configToml(options.origin, sandbox.workdir, options.startup ?? CODEX_READY),
+  );
+  return {
+    sandbox,
+    codexHome,
+    launch: {
+      file: options.bin,
+      args: [],
+      cwd: sandbox.workdir,
+      cols: options.cols,
+      rows: options.rows,
+      env: { ...baseEnvironment(sandbox.home), CODEX_HOME: codexHome, [KEY_VARIABLE]: 'fake-key' },
+    },
+  };
+}
+
+/**
+ * Ends the `codex app-server` daemon Codex leaves running after its TUI exits. Only processes
+ * whose environment names this run's private CODEX_HOME are touched, so another run's daemon,
+ * or a user's, is never ended. Linux only: it reads /proc/<pid>/environ.
+ */
+export async function endCodexDaemons(codexHome: string): Promise<number[]> {
+  const ended: number[] = [];
+  for (const pid of await processesWithEnvironment('CODEX_HOME', codexHome)) {
+    try {
+      process.kill(pid, 'SIGTERM');
+      ended.push(pid);
+    } catch {
+      // Already gone between the listing and the signal.
+    }
+  }
+  return ended;
+}
+
+async function processesWithEnvironment(name: string, value: string): Promise<number[]> {
+  const wanted = `${name}=${value}`;
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const environ = await readFile(join('/proc', entry, 'environ'), 'utf8').catch(() => '');
+    if (environ.split('\0').includes(wanted)) pids.push(Number(entry));
+  }
+  return pids;
+}
