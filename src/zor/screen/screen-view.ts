@@ -1,0 +1,45 @@
+/**
+ * What zor reads from a terminal. The fux server owns one `@xterm/headless` Terminal per pane and
+ * the wrapper owns one; both hand zor an implementation of this interface (XtermScreenView), and
+ * fixtures are read through StaticScreenView. Rules see nothing else.
+ */
+
+/** The latest OSC 9;4 progress report: state 0 clear, 1 normal, 2 error, 3 indeterminate, 4 paused. */
+export interface Progress {
+  readonly state: number;
+  readonly percent: number;
+}
+
+export interface ScreenSize {
+  readonly rows: number;
+  readonly cols: number;
+}
+
+export interface ScreenView {
+  /**
+   * The detection window: right-trimmed lines, trailing blank lines dropped, wide glyphs once (see
+   * detection-window.ts for which rows it covers).
+   */
+  lines(): readonly string[];
+  /** The window's lines, each followed by `\n` (so the text of a non-empty window ends with one). */
+  text(): string;
+  /** The OSC 0/2 title, control characters stripped, at most 256 characters; `''` when unset. */
+  title(): string;
+  /** `undefined` until the first OSC 9;4 report; a clear reads back as `{ state: 0, percent: 0 }`. */
+  progress(): Progress | undefined;
+  /** How many times the program rang the bell. */
+  bellCount(): number;
+  size(): ScreenSize;
+  /**
+   * Whether anything rules can see (window text, title, progress, bell) changed since the last call;
+   * calling it resets the flag. A repaint of identical content is not a change.
+   */
+  takeChanged(): boolean;
+}
+
+/** Lines joined the way every region's text is: each line followed by `\n`. */
+export function joinLines(lines: readonly string[]): string {
+  let text = '';
+  for (const line of lines) text += line + '\n';
+  return text;
+}
