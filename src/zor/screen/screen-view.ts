@@ -43,3 +43,10 @@ export function joinLines(lines: readonly string[]): string {
   for (const line of lines) text += line + '\n';
   return text;
 }
+
+/** Right-trims every line and drops trailing blank ones, as the detection window does. */
+export function normaliseWindowLines(lines: readonly string[]): string[] {
+  const trimmed = lines.map((line) => line.trimEnd());
+  while (trimmed.length > 0 && trimmed[trimmed.length - 1] === '') trimmed.pop();
+  return trimmed;
+}
