@@ -1,0 +1,200 @@
+// A named import: this package compiles to CommonJS, where require() hands over the module's
+// exports as they are (a default import suits ESM loading of this CJS package, not ours).
+import { Terminal } from '@xterm/headless';
+import { Unicode11Addon } from '@xterm/addon-unicode11';
+import { captureTerminal, type CaptureOptions, type CaptureResult } from './capture';
+import { foregroundCwd } from './foreground-cwd';
+import { OutputPump, type FlowMarks } from './output-pump';
+import { assertRunnable } from './program-lookup';
+import { PtyProcess, type PaneExit } from './pty-process';
+import { sanitizeTitle } from './title';
+import { TypedEmitter } from './typed-emitter';
+
+export interface PaneSpawn {
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+  /** Lines of history the terminal keeps above its viewport. */
+  scrollback: number;
+}
+
+export interface PaneEvents {
+  /** Some output was parsed into the terminal. Frequent during a flood: consumers rate-cap it. */
+  output: [];
+  title: [title: string];
+  bell: [];
+  /** The process is gone and all of its output has been parsed. */
+  exit: [exit: PaneExit];
+}
+
+/**
+ * Flow-control marks for unparsed output. The high mark bounds memory per pane (xterm itself
+ * throws past 50 MB pending); the low mark leaves the parser ~20 ms of work, so it does not go
+ * idle while the pty refills after a resume. The pty delivers ~4 KiB per read and xterm parses
+ * dense output at ~12 MB/s, so a `seq` flood stays far below the high mark (measured ≤ 40 KB) and
+ * only producers faster than the parser (`cat /dev/urandom`, `yes`) are paused.
+ */
+const FLOW_MARKS: FlowMarks = { high: 1024 * 1024, low: 256 * 1024 };
+/**
+ * Once the process is dead the pty must be read to its end within node-pty's 200 ms, or the tail
+ * is lost; what is left is the kernel's buffer, unless an orphaned grandchild keeps writing, which
+ * this cap still bounds.
+ */
+const FLOW_MARKS_AFTER_EXIT: FlowMarks = { high: 16 * 1024 * 1024, low: 8 * 1024 * 1024 };
+
+/**
+ * A pane: a program on a pty, and the headless terminal its output is parsed into (the one the
+ * detector reads too). Title, bell and exit status are tracked; terminal replies (cursor reports,
+ * device attributes) go back to the program as a real terminal's would.
+ */
+export class Pane extends TypedEmitter<PaneEvents> {
+  readonly pid: number;
+  readonly argv: string[];
+  readonly cwd: string;
+  readonly terminal: Terminal;
+  /** The last OSC 0/2 title, without control characters, at most 256 characters. */
+  title = '';
+  bellCount = 0;
+  /** Set once the process has exited and its output is parsed (when `exit` is emitted). */
+  exit: PaneExit | undefined;
+
+  private readonly pty: PtyProcess;
+  private readonly pump: OutputPump;
+  private closedWith: PaneExit | undefined;
+  private disposed = false;
+
+  /** Start `argv` on a new pty. Throws if the program or the directory cannot be used. */
+  static spawn(opts: PaneSpawn): Pane {
+    return new Pane(opts);
+  }
+
+  private constructor(opts: PaneSpawn) {
+    super();
+    assertRunnable(opts.argv, opts.cwd, opts.env);
+    this.argv = [...opts.argv];
+    this.cwd = opts.cwd;
+    this.terminal = createTerminal(opts);
+    this.pump = new OutputPump(
+      (bytes, parsed) => this.terminal.write(bytes, parsed),
+      { pause: () => this.pty.pause(), resume: () => this.pty.resume() },
+      FLOW_MARKS,
+      () => this.parsed(),
+    );
+    const [file, ...args] = this.argv;
+    try {
+      this.pty = PtyProcess.spawn(
+        {
+          file: file!,
+          args,
+          cwd: opts.cwd,
+          // The program talks to xterm.js, whatever terminal the caller sits in.
+          env: { ...opts.env, TERM: 'xterm-256color', COLORTERM: 'truecolor' },
+          cols: opts.cols,
+          rows: opts.rows,
+        },
+        {
+          bytes: (chunk) => this.pump.push(chunk),
+          childGone: () => this.pump.setMarks(FLOW_MARKS_AFTER_EXIT),
+          closed: (exit) => this.closed(exit),
+        },
+      );
+    } catch (err) {
+      this.terminal.dispose();
+      throw new Error(`cannot run '${file}': ${(err as Error).message}`, { cause: err });
+    }
+    this.pid = this.pty.pid;
+    this.terminal.onData((reply) => this.pty.write(reply));
+    this.terminal.onTitleChange((raw) => this.titleChanged(raw));
+    this.terminal.onBell(() => this.rang());
+  }
+
+  /**
+   * Send input to the program. A string goes through the terminal as typed input, which lets
+   * xterm parse the echo synchronously when it arrives instead of on its next timer tick.
+   */
+  write(data: string | Buffer): void {
+    if (this.exit !== undefined || this.disposed) return;
+    if (typeof data === 'string') this.terminal.input(data, true);
+    else this.pty.write(data);
+  }
+
+  /** Resize the pty and the terminal together; a resize to the current size does nothing. */
+  resize(cols: number, rows: number): void {
+    if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 1 || rows < 1) {
+      throw new RangeError(`cannot resize a pane to ${cols}x${rows}`);
+    }
+    if (this.disposed || (cols === this.terminal.cols && rows === this.terminal.rows)) return;
+    // The pty first: the program redraws for the new size, and that output lands on a terminal
+    // already that size.
+    this.pty.resize(cols, rows);
+    this.terminal.resize(cols, rows);
+  }
+
+  capture(opts: CaptureOptions): CaptureResult {
+    return captureTerminal(this.terminal, opts);
+  }
+
+  /** Signal the program; SIGHUP by default, as when a terminal is closed. Nothing once it has exited. */
+  kill(signal = 'SIGHUP'): void {
+    this.pty.kill(signal);
+  }
+
+  /** Where the foreground program is working now (Linux /proc), else the directory it started in. */
+  currentCwd(): string {
+    return (this.exit === undefined ? foregroundCwd(this.pid) : undefined) ?? this.cwd;
+  }
+
+  /** Stop all events, hang up the program if it still runs, and free the terminal. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.removeAllListeners();
+    this.pty.dispose();
+    this.terminal.dispose();
+  }
+
+  private parsed(): void {
+    if (this.disposed) return;
+    this.emit('output');
+    this.finishExitWhenParsed();
+  }
+
+  private closed(exit: PaneExit): void {
+    this.closedWith = exit;
+    this.finishExitWhenParsed();
+  }
+
+  private finishExitWhenParsed(): void {
+    if (this.closedWith === undefined || this.exit !== undefined || !this.pump.idle || this.disposed) return;
+    this.exit = this.closedWith;
+    this.emit('exit', this.exit);
+  }
+
+  private titleChanged(raw: string): void {
+    const title = sanitizeTitle(raw);
+    if (title === this.title) return;
+    this.title = title;
+    this.emit('title', title);
+  }
+
+  private rang(): void {
+    this.bellCount++;
+    this.emit('bell');
+  }
+}
+
+function createTerminal(opts: PaneSpawn): Terminal {
+  const terminal = new Terminal({
+    cols: opts.cols,
+    rows: opts.rows,
+    scrollback: opts.scrollback,
+    // The unicode API that the width addon drives is a proposed API.
+    allowProposedApi: true,
+  });
+  terminal.loadAddon(new Unicode11Addon());
+  // Without this, xterm measures emoji and many CJK glyphs as one cell wide.
+  terminal.unicode.activeVersion = '11';
+  return terminal;
+}
