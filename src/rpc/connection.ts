@@ -55,6 +55,9 @@ export class StreamConnection implements Connection {
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (!PEER_GONE_CODES.has(error.code ?? '')) options.onStreamError(error);
     });
+    // A peer that ends its side sends no more requests; without this a stream that allows half-open
+    // connections (any Duplex by default) would linger once the peer is gone, until a write failed.
+    stream.once('end', () => this.end('the peer ended the stream'));
     stream.once('close', () => this.markClosed('the peer closed the connection'));
   }
 

@@ -40,7 +40,8 @@ export function errorFormatter({
   shape: TRPCDefaultErrorShape;
   error: TRPCError;
 }): TRPCDefaultErrorShape {
-  const { stack: _stack, ...data } = shape.data;
+  const data = { ...shape.data };
+  delete data.stack;
   return { ...shape, message: clientMessage(error, shape.message), data };
 }
 

@@ -1,8 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { TRPCError, getTRPCErrorShape, type AnyTRPCRouter, type inferRouterContext } from '@trpc/server';
+import {
+  TRPCError,
+  getTRPCErrorShape,
+  type AnyTRPCRouter,
+  type TRPC_ERROR_CODE_KEY,
+  type inferRouterContext,
+} from '@trpc/server';
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the layering rule means fux's src/server, not the @trpc/server package
 import { getWSConnectionHandler, type WSConnectionHandlerOptions } from '@trpc/server/adapters/ws';
-import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { StreamConnection, type Connection } from './connection';
 import { DEFAULT_MAX_FRAME_BYTES, LineDecoder, encodeFrame } from './framing';
 import { WsShim } from './ws-shim';
@@ -58,10 +64,8 @@ function isKeepAliveWord(frame: Buffer): boolean {
 
 /**
  * Serves `router` over any duplex stream, one JSON message per line (see index.ts for the wire
- * format). Returns the function to call with each new stream — e.g. the listener of
- * `net.createServer({ allowHalfOpen: true }, handler)`; half-open lets a peer that shuts its
- * writing side (`socat` at end of input) still read its replies. The function returns the
- * connection it serves the stream as.
+ * format). Returns the function to call with each new stream (e.g. the listener of
+ * `net.createServer`), which returns the connection it serves the stream as.
  */
 export function createStreamHandler<TRouter extends AnyTRPCRouter>(
   options: StreamHandlerOptions<TRouter>,

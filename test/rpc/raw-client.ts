@@ -77,7 +77,7 @@ export class RawClient {
   }
 
   /** Sends one request and resolves with the reply carrying its id. */
-  async call(id: number, method: string, procedure: string, input?: unknown): Promise<WireMessage> {
+  async call(id: number | string, method: string, procedure: string, input?: unknown): Promise<WireMessage> {
     await this.write(JSON.stringify({ id, method, params: { path: procedure, input } }) + '\n');
     return this.next(`the reply to request ${id}`, (message) => message.id === id);
   }

@@ -1,0 +1,88 @@
+import { connectUnix, createStreamClient, type Connection } from '../../src/rpc';
+import { RawClient } from './raw-client';
+import { startToyServer, waitFor, type ToyRouter, type ToyServer } from './toy-server';
+
+let server: ToyServer;
+
+afterEach(async () => {
+  await server.stop();
+});
+
+/** net.Socket's default writableHighWaterMark: where `write()` starts returning false. */
+const HIGH_WATER_MARK = 16 * 1024;
+const ITEM_BYTES = 1024;
+
+async function stalledSubscriber(): Promise<{ raw: RawClient; connection: Connection }> {
+  const raw = await RawClient.connect(server.socketPath);
+  await waitFor('the server to see the connection', () => server.connections.length === 1);
+  const connection = server.connections[0]!;
+  // The reader stops reading at once; the kernel buffers fill, then the server's own.
+  raw.socket.pause();
+  await raw.write(
+    JSON.stringify({
+      id: 1,
+      method: 'subscription',
+      params: { path: 'flood', input: { itemBytes: ITEM_BYTES } },
+    }) + '\n',
+  );
+  await waitFor(
+    'the server to buffer up to its high-water mark',
+    () => connection.bufferedBytes() >= HIGH_WATER_MARK,
+  );
+  return { raw, connection };
+}
+
+describe('backpressure', () => {
+  it('holds a fast producer at the high-water mark of a subscriber that stopped reading, without stalling others', async () => {
+    server = await startToyServer();
+    const { raw, connection } = await stalledSubscriber();
+    const producedWhenFull = server.seen.produced.get(connection.id)!;
+
+    // Meanwhile another subscriber to the same fast producer gets 2000 items, and calls are answered.
+    const other = createStreamClient<ToyRouter>(await connectUnix(server.socketPath));
+    let received = 0;
+    const subscription = other.client.flood.subscribe(
+      { itemBytes: ITEM_BYTES },
+      { onData: () => received++ },
+    );
+    await waitFor('2000 items for the reading subscriber', () => received >= 2000);
+    await expect(other.client.echo.query({ text: 'not blocked' })).resolves.toBe('not blocked');
+
+    // The stalled subscription's generator did not run ahead, and its buffer stayed near the mark.
+    expect(server.seen.produced.get(connection.id)).toBe(producedWhenFull);
+    expect(connection.bufferedBytes()).toBeLessThanOrEqual(HIGH_WATER_MARK + 2 * ITEM_BYTES);
+
+    // Reading again releases the producer.
+    raw.socket.resume();
+    await waitFor(
+      'the producer to resume',
+      () => server.seen.produced.get(connection.id)! > producedWhenFull + 100,
+    );
+    subscription.unsubscribe();
+    other.close();
+    raw.close();
+  });
+
+  it('cuts off a peer that leaves more than maxBufferedBytes of replies unread, and no one else', async () => {
+    const limit = 256 * 1024;
+    server = await startToyServer({ maxBufferedBytes: limit });
+    const bystander = createStreamClient<ToyRouter>(await connectUnix(server.socketPath));
+    await bystander.client.echo.query({ text: 'first' });
+    const raw = await RawClient.connect(server.socketPath);
+    await waitFor('the server to see both connections', () => server.connections.length === 2);
+    const flooder = server.connections[1]!;
+    raw.socket.pause();
+    const requests = Array.from(
+      { length: 200 },
+      (_, i) =>
+        JSON.stringify({ id: i, method: 'query', params: { path: 'blob', input: { bytes: 16 * 1024 } } }) +
+        '\n',
+    );
+    await raw.write(requests.join(''));
+    await waitFor('the flooder to be cut off', () => flooder.signal.aborted);
+    expect(String(flooder.signal.reason)).toContain(`the peer left more than ${limit} bytes unread`);
+    await expect(bystander.client.echo.query({ text: 'unaffected' })).resolves.toBe('unaffected');
+    bystander.close();
+    raw.close();
+  });
+});

@@ -1,0 +1,87 @@
+import { RawClient } from './raw-client';
+import { startToyServer, waitFor, type ToyServer } from './toy-server';
+
+let server: ToyServer;
+let client: RawClient;
+
+beforeEach(async () => {
+  server = await startToyServer();
+  client = await RawClient.connect(server.socketPath);
+});
+
+afterEach(async () => {
+  client.close();
+  await server.stop();
+});
+
+describe('the wire format, spoken by hand', () => {
+  it('answers a query and a mutation with exactly tRPC’s ws reply shapes', async () => {
+    expect(await client.call(1, 'query', 'echo', { text: 'hi' })).toEqual({
+      id: 1,
+      result: { type: 'data', data: 'hi' },
+    });
+    expect(await client.call('two', 'mutation', 'add', { a: 1, b: 2 })).toEqual({
+      id: 'two',
+      result: { type: 'data', data: { sum: 3 } },
+    });
+  });
+
+  it('streams a subscription as started, data…, and stopped after subscription.stop', async () => {
+    await client.write(
+      JSON.stringify({ id: 3, method: 'subscription', params: { path: 'flood', input: { itemBytes: 2 } } }) +
+        '\n',
+    );
+    await waitFor(
+      'three items',
+      () => client.received.filter((message) => message.result?.type === 'data').length >= 3,
+    );
+    expect(client.received[0]).toEqual({ id: 3, result: { type: 'started' } });
+    expect(client.received[1]).toEqual({ id: 3, result: { type: 'data', data: { n: 1, item: 'yy' } } });
+    await client.write(JSON.stringify({ id: 3, method: 'subscription.stop' }) + '\n');
+    const stopped = await client.next('stopped', (message) => message.result?.type === 'stopped');
+    expect(stopped).toEqual({ id: 3, result: { type: 'stopped' } });
+    await waitFor('the generator to finish', () => server.seen.finishedSubscriptions === 1);
+  });
+
+  it('answers a batch (a JSON array of requests) with one reply per request', async () => {
+    const batch = [1, 2, 3].map((b) => ({
+      id: 10 + b,
+      method: 'mutation',
+      params: { path: 'add', input: { a: 1, b } },
+    }));
+    await client.write(JSON.stringify(batch) + '\n');
+    await waitFor('three replies', () => client.received.length === 3);
+    expect(client.received.map((message) => [message.id, message.result?.data])).toEqual(
+      expect.arrayContaining([
+        [11, { sum: 2 }],
+        [12, { sum: 3 }],
+        [13, { sum: 4 }],
+      ]),
+    );
+  });
+
+  it('ignores blank lines between requests', async () => {
+    await client.write('\n  \r\n\t\n');
+    expect(await client.call(20, 'query', 'echo', { text: 'x' })).toEqual({
+      id: 20,
+      result: { type: 'data', data: 'x' },
+    });
+    expect(client.received).toHaveLength(1);
+  });
+
+  it('decodes a request written in two pieces, split at every byte boundary', async () => {
+    const frame = Buffer.from(
+      JSON.stringify({ id: 0, method: 'query', params: { path: 'echo', input: { text: 'splît ✓' } } }) + '\n',
+    );
+    for (let split = 1; split < frame.length; split++) {
+      // Same length at every step, so every split point lands at the same place in the frame.
+      const request = Buffer.from(frame.toString('utf8').replace('"id":0', `"id":${split % 10}`));
+      const before = client.received.length;
+      await client.write(request.subarray(0, split));
+      await new Promise((resolve) => setImmediate(resolve));
+      await client.write(request.subarray(split));
+      await waitFor(`the reply for split ${split}`, () => client.received.length === before + 1);
+      expect(client.received[before]).toEqual({ id: split % 10, result: { type: 'data', data: 'splît ✓' } });
+    }
+  });
+});
