@@ -1,0 +1,72 @@
+import { Command, Flags, type Interfaces } from '@oclif/core';
+import { TRPCClientError } from '@trpc/client';
+import { connect, type Connection, type FuxClient } from './index';
+
+/**
+ * The base of every fux verb: the flags they all share (`--socket`, `-w`, `--json`), a connection
+ * to the server (started if none runs), and one way to report errors: what went wrong and what to
+ * do, on stderr, with exit 1.
+ */
+export abstract class FuxCommand<T extends typeof Command> extends Command {
+  static override baseFlags = {
+    socket: Flags.string({
+      description: 'server socket (default: $FUX_SOCKET, else the per-user socket)',
+      helpGroup: 'GLOBAL',
+    }),
+    workspace: Flags.string({
+      char: 'w',
+      description: 'workspace (default: $FUX_WORKSPACE, else the only one, else main)',
+      helpGroup: 'GLOBAL',
+    }),
+    json: Flags.boolean({ description: 'print JSON instead of text', helpGroup: 'GLOBAL' }),
+  };
+
+  protected flags!: Interfaces.InferredFlags<(typeof FuxCommand)['baseFlags'] & T['flags']>;
+  protected args!: Interfaces.InferredArgs<T['args']>;
+  private connection: Connection | undefined;
+
+  override async init(): Promise<void> {
+    await super.init();
+    const { flags, args } = await this.parse({
+      flags: this.ctor.flags,
+      baseFlags: (this.ctor as typeof FuxCommand).baseFlags,
+      args: this.ctor.args,
+      strict: this.ctor.strict,
+    });
+    this.flags = flags as typeof this.flags;
+    this.args = args as typeof this.args;
+  }
+
+  /** The workspace this invocation addresses, if the user named one. */
+  protected get workspace(): string | undefined {
+    return this.flags.workspace ?? (process.env.FUX_WORKSPACE || undefined);
+  }
+
+  protected async fux(opts: { autostart?: boolean } = {}): Promise<FuxClient> {
+    this.connection ??= await connect({ socket: this.flags.socket, autostart: opts.autostart });
+    return this.connection.client;
+  }
+
+  /** Print `value` as JSON with --json, else the human text. */
+  protected out(value: unknown, human: () => string): void {
+    if (this.flags.json) process.stdout.write(`${JSON.stringify(value)}\n`);
+    else {
+      const text = human();
+      if (text) process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    }
+  }
+
+  protected override async catch(
+    err: Error & { exitCode?: number; oclif?: { exit: number } },
+  ): Promise<void> {
+    if (err.oclif) throw err; // oclif's own parse errors and exits already say what to do
+    const message = err instanceof TRPCClientError ? err.message : err.message || String(err);
+    process.stderr.write(`fux ${this.id ?? ''}: ${message}\n`);
+    this.exit(1);
+  }
+
+  protected override async finally(err: Error | undefined): Promise<void> {
+    this.connection?.close();
+    await super.finally(err);
+  }
+}

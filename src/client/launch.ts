@@ -1,0 +1,27 @@
+import * as path from 'node:path';
+import { Flags } from '@oclif/core';
+
+/** Flags shared by the verbs that start a program: where it runs and with what environment. */
+export const launchFlags = {
+  cwd: Flags.string({ description: 'working directory (default: the current one)' }),
+  env: Flags.string({
+    description: 'set a variable for the program, KEY=VALUE (repeatable)',
+    multiple: true,
+  }),
+};
+
+/** The caller's cwd and environment, as `new`/`split` pass them, with `--cwd`/`--env` applied. */
+export function launchInput(
+  flags: { cwd?: string; env?: string[] },
+  argv: string[],
+): { argv?: string[]; cwd: string; env: Record<string, string> } {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  for (const kv of flags.env ?? []) {
+    const eq = kv.indexOf('=');
+    if (eq <= 0)
+      throw new Error(`--env ${JSON.stringify(kv)} is not KEY=VALUE; write it like --env EDITOR=vim`);
+    env[kv.slice(0, eq)] = kv.slice(eq + 1);
+  }
+  return { argv: argv.length ? argv : undefined, cwd: path.resolve(flags.cwd ?? process.cwd()), env };
+}

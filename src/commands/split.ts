@@ -1,0 +1,37 @@
+import { Args, Flags } from '@oclif/core';
+import { FuxCommand } from '../client/command';
+import { launchFlags, launchInput } from '../client/launch';
+import { paneFromEnv } from '../client/target';
+
+export default class Split extends FuxCommand<typeof Split> {
+  static override summary = 'Split a pane: v puts the new pane to the right, h below; prints the new id';
+  static override usage = 'split <h|v> [--target ID] [--cwd DIR] [-- COMMAND...]';
+  static override examples = ['<%= config.bin %> split v -- claude', '<%= config.bin %> split h --target 2'];
+  static override strict = false;
+  static override args = {
+    direction: Args.string({
+      required: true,
+      options: ['h', 'v'],
+      description: 'v: side by side; h: stacked',
+    }),
+  };
+  static override flags = {
+    ...launchFlags,
+    target: Flags.integer({
+      char: 't',
+      description: 'pane to split (default: this pane inside fux, else the focused one)',
+    }),
+  };
+
+  async run(): Promise<void> {
+    const { argv } = await this.parse(Split);
+    const fux = await this.fux();
+    const res = await fux.split.mutate({
+      workspace: this.workspace,
+      direction: this.args.direction as 'h' | 'v',
+      target: this.flags.target ?? paneFromEnv(this.workspace),
+      ...launchInput(this.flags, (argv as string[]).slice(1)),
+    });
+    this.out(res, () => String(res.id));
+  }
+}

@@ -1,0 +1,36 @@
+import { Args } from '@oclif/core';
+import { FuxCommand } from '../client/command';
+
+export default class Subscribe extends FuxCommand<typeof Subscribe> {
+  static override summary = 'Stream events, one JSON object per line, until interrupted';
+  static override description =
+    'Events: pane.opened, pane.closed, pane.focused, pane.title, pane.output, workspace.resized. ' +
+    'With no names, all of them. -w limits the stream to one workspace.';
+  static override examples = [
+    '<%= config.bin %> subscribe',
+    '<%= config.bin %> subscribe pane.closed pane.title | jq .',
+  ];
+  static override strict = false;
+  static override args = { events: Args.string({ description: 'event types to receive (default: all)' }) };
+
+  async run(): Promise<void> {
+    const { argv } = await this.parse(Subscribe);
+    const fux = await this.fux();
+    // `| head -1` closes the pipe: that is the reader's way of saying it is done.
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => process.exit(err.code === 'EPIPE' ? 0 : 1));
+    await new Promise<void>((resolve, reject) => {
+      const sub = fux.subscribe.subscribe(
+        { events: argv as string[] as never, workspace: this.flags.workspace },
+        {
+          onData: (e) => process.stdout.write(`${JSON.stringify(e)}\n`),
+          onError: (err) => reject(err),
+          onComplete: () => resolve(),
+        },
+      );
+      process.once('SIGINT', () => {
+        sub.unsubscribe();
+        resolve();
+      });
+    });
+  }
+}

@@ -1,0 +1,184 @@
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { createStreamHandler } from '../rpc/server';
+import { EventBus } from './events';
+import { ensurePrivateDir, runtimePaths, type RuntimePaths } from '../paths';
+import { appRouter, type Context } from './router';
+import { Logger } from './log';
+import { Workspaces, defaultSettings, type ServerSettings } from './workspaces';
+import { version } from './version';
+
+export interface ServeOptions {
+  socket: string;
+  /** Also log to stderr (`fux serve` in a terminal). */
+  foreground: boolean;
+  settings?: Partial<ServerSettings>;
+  subscriberQueueLimit?: number;
+}
+
+/** Raised when another live server owns the socket; the caller decides whether that is an error. */
+export class AlreadyRunning extends Error {
+  constructor(
+    readonly pid: number,
+    socket: string,
+  ) {
+    super(`a fux server (pid ${pid}) is already running on ${socket}; \`fux kill-server\` stops it`);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readPid(file: string): number | undefined {
+  try {
+    const pid = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Take the server lock: a pid file beside the socket. It is what makes a race of two starts yield
+ * one server, and what tells a stale socket (its owner is dead) from a live one. The file appears
+ * with its content already in it (written aside, then hard-linked into place, which fails if the
+ * lock exists), so a contender never reads a half-written lock.
+ */
+function acquireLock(paths: RuntimePaths): void {
+  const mine = `${paths.lock}.${process.pid}`;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    fs.writeFileSync(mine, `${process.pid}\n`, { mode: 0o600 });
+    try {
+      fs.linkSync(mine, paths.lock);
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      fs.rmSync(mine, { force: true });
+    }
+    const owner = readPid(paths.lock);
+    if (owner === undefined) continue; // vanished between our link and our read: try again
+    if (owner !== process.pid && alive(owner)) throw new AlreadyRunning(owner, paths.socket);
+    // The owner died without cleaning up (SIGKILL, a crash). Move its lock aside (only one
+    // contender's rename succeeds); if what we moved turns out to be a newer live lock, put it back.
+    const aside = `${paths.lock}.stale.${process.pid}`;
+    try {
+      fs.renameSync(paths.lock, aside);
+    } catch {
+      continue;
+    }
+    if (readPid(aside) !== owner) {
+      try {
+        fs.linkSync(aside, paths.lock);
+      } catch {
+        // someone else holds the lock now; the next attempt will see them
+      }
+    }
+    fs.rmSync(aside, { force: true });
+  }
+  throw new Error(`could not take the server lock ${paths.lock}; remove it if no fux server is running`);
+}
+
+export interface RunningServer {
+  paths: RuntimePaths;
+  workspaces: Workspaces;
+  log: Logger;
+  stop(reason: string): Promise<void>;
+  /** Resolves when the server has stopped. */
+  stopped: Promise<void>;
+}
+
+export async function startServer(opts: ServeOptions): Promise<RunningServer> {
+  const paths = runtimePaths(opts.socket);
+  ensurePrivateDir(path.dirname(paths.socket));
+  fs.mkdirSync(paths.stateDir, { recursive: true, mode: 0o700 });
+  const log = new Logger(paths.log, opts.foreground);
+  acquireLock(paths);
+  fs.rmSync(paths.socket, { force: true });
+
+  const bus = new EventBus();
+  const workspaces = new Workspaces({ ...defaultSettings(paths.socket), ...opts.settings }, bus);
+  const started = Date.now();
+  let stopping: Promise<void> | undefined;
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((r) => (resolveStopped = r));
+
+  const control = {
+    info: () => ({
+      pid: process.pid,
+      version,
+      socket: paths.socket,
+      uptimeMs: Date.now() - started,
+      log: paths.log,
+    }),
+    stop: (reason: string) => void stop(reason),
+  };
+  const handle = createStreamHandler({
+    router: appRouter,
+    createContext: (conn): Context => ({
+      workspaces,
+      bus,
+      conn,
+      server: control,
+      subscriberQueueLimit: opts.subscriberQueueLimit ?? 1024,
+      log: (message) => log.warn(message),
+    }),
+    onError: ({ error, path: proc }) => log.warn(`${proc ?? '-'}: ${error.code} ${error.message}`),
+  });
+
+  const sockets = new Set<net.Socket>();
+  // Half-open: `echo request | socat` shuts its side after writing and still gets the reply.
+  const listener = net.createServer({ allowHalfOpen: true }, (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    handle(socket);
+  });
+  listener.on('error', (err) => log.error(`listener: ${err.message}`));
+  // The socket is created 0600 (umask), so no other user can connect even for an instant.
+  const oldMask = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      listener.once('error', reject);
+      listener.listen({ path: paths.socket, backlog: 511 }, () => {
+        listener.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    fs.rmSync(paths.lock, { force: true });
+    throw err;
+  } finally {
+    process.umask(oldMask);
+  }
+  fs.chmodSync(paths.socket, 0o600);
+  if (readPid(paths.lock) !== process.pid) {
+    // Displaced in a start race after all: leave the socket to the winner.
+    listener.close();
+    throw new AlreadyRunning(readPid(paths.lock) ?? 0, paths.socket);
+  }
+  log.info(`fux ${version} listening on ${paths.socket} (pid ${process.pid})`);
+
+  async function stop(reason: string): Promise<void> {
+    if (stopping) return stopping;
+    stopping = (async () => {
+      log.info(`stopping: ${reason}`);
+      workspaces.hangUpAll();
+      await new Promise<void>((r) => listener.close(() => r()));
+      fs.rmSync(paths.socket, { force: true });
+      fs.rmSync(paths.lock, { force: true });
+      log.close();
+      resolveStopped();
+    })();
+    for (const s of sockets) s.destroy();
+    return stopping;
+  }
+
+  return { paths, workspaces, log, stop, stopped };
+}

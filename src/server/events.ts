@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/** Every event carries its type, its workspace and when it happened (ms since the epoch). */
+const base = { workspace: z.string(), ts: z.number() };
+
+export const exitStatus = z.object({
+  code: z.number().nullable().describe('exit code, null when killed by a signal'),
+  signal: z.number().nullable().describe('the signal number that ended it, or null'),
+});
+
+export const eventSchemas = {
+  'pane.opened': z.object({
+    type: z.literal('pane.opened'),
+    ...base,
+    id: z.number(),
+    tab: z.number(),
+    command: z.array(z.string()),
+    pid: z.number(),
+  }),
+  'pane.closed': z.object({ type: z.literal('pane.closed'), ...base, id: z.number(), exit: exitStatus }),
+  'pane.focused': z.object({ type: z.literal('pane.focused'), ...base, id: z.number() }),
+  'pane.title': z.object({ type: z.literal('pane.title'), ...base, id: z.number(), title: z.string() }),
+  'pane.output': z
+    .object({ type: z.literal('pane.output'), ...base, id: z.number() })
+    .describe('a nudge to capture, not the data: at most one per pane per 250 ms'),
+  'workspace.resized': z.object({
+    type: z.literal('workspace.resized'),
+    ...base,
+    cols: z.number(),
+    rows: z.number(),
+  }),
+} as const;
+
+export type EventType = keyof typeof eventSchemas;
+export const eventTypes = Object.keys(eventSchemas) as EventType[];
+export type FuxEvent = { [K in EventType]: z.infer<(typeof eventSchemas)[K]> }[EventType];
+export type EventOf<K extends EventType> = z.infer<(typeof eventSchemas)[K]>;
+
+/** Omit distributes over the union so each event keeps its own fields. */
+type WithoutStamp<E> = E extends FuxEvent ? Omit<E, 'ts'> : never;
+export type EventInit = WithoutStamp<FuxEvent>;
+
+type Listener = (e: FuxEvent) => void;
+
+/** The server's event fan-out. Listeners must not block: subscribers queue and drain on their own. */
+export class EventBus {
+  private readonly listeners = new Set<Listener>();
+
+  emit(init: EventInit): void {
+    const event = { ...init, ts: Date.now() } as FuxEvent;
+    for (const l of this.listeners) l(event);
+  }
+
+  listen(l: Listener): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+}

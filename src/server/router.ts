@@ -1,0 +1,282 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { EventBus, FuxEvent } from './events';
+import { FuxError } from './errors';
+import { describeWorkspace } from './describe';
+import { inputs, outputs } from './schemas';
+import { SubscriberQueue, SubscriberTooSlow } from './subscriber';
+import type { Workspaces, Launch } from './workspaces';
+import type { PaneEntry } from './workspace';
+
+/** What the transport tells a procedure about its connection (see src/rpc). */
+export interface ConnectionHandle {
+  /** Resolves when the connection can take more bytes: streaming procedures await it (backpressure). */
+  writable(): Promise<void>;
+  close(reason: string): void;
+}
+
+export interface ServerControl {
+  info(): { pid: number; version: string; socket: string; uptimeMs: number; log: string };
+  stop(reason: string): void;
+}
+
+export interface Context {
+  workspaces: Workspaces;
+  bus: EventBus;
+  conn: ConnectionHandle;
+  server: ServerControl;
+  /** Events a subscriber may have queued before it is cut off. */
+  subscriberQueueLimit: number;
+  /** The server log, for what a client is not there to hear. */
+  log(message: string): void;
+}
+
+/** A procedure's description and the CLI verb that calls it, for `docs/protocol.md`. */
+export interface ProcedureMeta {
+  verb: string;
+  description: string;
+}
+
+const t = initTRPC
+  .context<Context>()
+  .meta<ProcedureMeta>()
+  .create({
+    isDev: false,
+    errorFormatter({ shape }) {
+      // The message is the whole user-facing story; tRPC's data.stack is never sent (isDev: false).
+      return {
+        ...shape,
+        data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path },
+      };
+    },
+  });
+
+/** Turn our user-facing errors into tRPC errors with the same code and message. */
+const userErrors = t.middleware(async ({ next }) => {
+  const res = await next();
+  if (!res.ok) {
+    const cause = res.error.cause;
+    if (cause instanceof FuxError) throw new TRPCError({ code: cause.code, message: cause.message });
+  }
+  return res;
+});
+
+const proc = t.procedure.use(userErrors);
+
+function launchOf(input: { argv?: string[]; cwd?: string; env?: Record<string, string> }): Launch {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(input.env ?? process.env)) if (v !== undefined) env[k] = v;
+  return { argv: input.argv, cwd: input.cwd ?? process.cwd(), env };
+}
+
+const opened = (
+  e: PaneEntry,
+  workspace: string,
+): { id: number; workspace: string; tab: number; pid: number } => ({
+  id: e.id,
+  workspace,
+  tab: e.tab.id,
+  pid: e.pane.pid,
+});
+
+const ok = { ok: true as const };
+
+export const appRouter = t.router({
+  list: proc
+    .meta({ verb: 'list', description: 'workspaces, tabs and panes with geometry, focus and layout' })
+    .input(inputs.list)
+    .output(outputs.list)
+    .query(({ ctx, input }) => {
+      const all = input.workspace ? [ctx.workspaces.get(input.workspace)] : ctx.workspaces.all();
+      return { workspaces: all.map(describeWorkspace) };
+    }),
+
+  new: proc
+    .meta({
+      verb: 'new',
+      description: 'open a pane in the active tab, splitting the focused pane along its longer side',
+    })
+    .input(inputs.new)
+    .output(outputs.opened)
+    .mutation(({ ctx, input }) => {
+      const ws = ctx.workspaces.resolveName(input.workspace);
+      return opened(ctx.workspaces.open(ws, launchOf(input)), ws);
+    }),
+
+  split: proc
+    .meta({ verb: 'split', description: 'split a pane: v puts the new pane to the right, h below' })
+    .input(inputs.split)
+    .output(outputs.opened)
+    .mutation(({ ctx, input }) => {
+      const ws = ctx.workspaces.resolveName(input.workspace);
+      const axis = input.direction === 'v' ? 'row' : 'column';
+      return opened(ctx.workspaces.split(ws, axis, input.target, launchOf(input)), ws);
+    }),
+
+  focus: proc
+    .meta({ verb: 'focus', description: 'focus a pane by id, or the nearest pane in a direction (no wrap)' })
+    .input(inputs.focus)
+    .output(outputs.focus)
+    .mutation(({ ctx, input }) => ({ id: ctx.workspaces.focus(input.workspace, input.target) })),
+
+  zoom: proc
+    .meta({ verb: 'zoom', description: 'toggle a pane (default: the focused one) filling its tab' })
+    .input(inputs.zoom)
+    .output(outputs.zoom)
+    .mutation(({ ctx, input }) => ctx.workspaces.zoom(input.workspace, input.id)),
+
+  kill: proc
+    .meta({ verb: 'kill', description: 'close a pane and end its process (SIGHUP, then SIGKILL)' })
+    .input(inputs.kill)
+    .output(outputs.ok)
+    .mutation(({ ctx, input }) => {
+      ctx.workspaces.kill(input.workspace, input.id);
+      return ok;
+    }),
+
+  resize: proc
+    .meta({ verb: 'resize', description: 'grow or shrink a pane along its split axis, in cells' })
+    .input(inputs.resize)
+    .output(outputs.resize)
+    .mutation(({ ctx, input }) => ({
+      changed: ctx.workspaces.resize(input.workspace, input.id, input.delta),
+    })),
+
+  sendKeys: proc
+    .meta({ verb: 'send-keys', description: "write keys to a pane's pty" })
+    .input(inputs.sendKeys)
+    .output(outputs.sendKeys)
+    .mutation(({ ctx, input }) => ({
+      bytes: ctx.workspaces.sendKeys(input.workspace, input.id, input.keys, input.literal ?? false),
+    })),
+
+  capture: proc
+    .meta({
+      verb: 'capture',
+      description: 'pane text, plain or with cell attributes, optionally with history (≤ 128 KiB)',
+    })
+    .input(inputs.capture)
+    .output(outputs.capture)
+    .query(({ ctx, input }) =>
+      ctx.workspaces.capture(input.workspace, input.id, input.attrs ?? false, input.scrollback ?? 0),
+    ),
+
+  tab: t.router({
+    new: proc
+      .meta({ verb: 'tab new', description: 'a new tab with one pane, made active' })
+      .input(inputs.tabNew)
+      .output(outputs.opened)
+      .mutation(({ ctx, input }) => {
+        const ws = ctx.workspaces.resolveName(input.workspace);
+        return opened(ctx.workspaces.openTab(ws, launchOf(input)), ws);
+      }),
+    select: proc
+      .meta({ verb: 'tab next|prev|N', description: 'make a tab active' })
+      .input(inputs.tabSelect)
+      .output(outputs.tabSelect)
+      .mutation(({ ctx, input }) => ({ number: ctx.workspaces.selectTab(input.workspace, input.which) })),
+  }),
+
+  workspace: t.router({
+    list: proc
+      .meta({ verb: 'workspace list', description: 'the workspaces with their pane and tab counts' })
+      .input(inputs.workspaceList)
+      .output(outputs.workspaceList)
+      .query(({ ctx }) => ({
+        workspaces: ctx.workspaces.all().map((w) => ({
+          name: w.name,
+          panes: w.panes.size,
+          tabs: w.tabs.length,
+          cols: w.size.cols,
+          rows: w.size.rows,
+        })),
+      })),
+    new: proc
+      .meta({
+        verb: 'workspace new',
+        description: 'create an empty workspace (optionally with a size); `new` fills it',
+      })
+      .input(inputs.workspaceNew)
+      .output(outputs.workspaceNew)
+      .mutation(({ ctx, input }) => {
+        const size = input.cols && input.rows ? { cols: input.cols, rows: input.rows } : undefined;
+        return { name: ctx.workspaces.create(input.name, size).name };
+      }),
+    kill: proc
+      .meta({ verb: 'workspace kill', description: 'close a workspace and end all its panes' })
+      .input(inputs.workspaceKill)
+      .output(outputs.workspaceKill)
+      .mutation(({ ctx, input }) => ({ panes: ctx.workspaces.killWorkspace(input.name) })),
+    resize: proc
+      .meta({
+        verb: 'workspace resize',
+        description: 'set the size every layout of a workspace is fitted to',
+      })
+      .input(inputs.workspaceResize)
+      .output(outputs.ok)
+      .mutation(({ ctx, input }) => {
+        ctx.workspaces.resizeWorkspace(input.workspace, { cols: input.cols, rows: input.rows });
+        return ok;
+      }),
+  }),
+
+  setStatus: proc
+    .meta({ verb: 'set-status', description: 'set a named status-line segment; empty text removes it' })
+    .input(inputs.setStatus)
+    .output(outputs.ok)
+    .mutation(({ ctx, input }) => {
+      ctx.workspaces.setStatus(input.workspace, input.segment, input.text);
+      return ok;
+    }),
+
+  subscribe: proc
+    .meta({ verb: 'subscribe', description: 'a stream of events, one per message, until stopped' })
+    .input(inputs.subscribe)
+    .subscription(async function* ({ ctx, input, signal }): AsyncGenerator<FuxEvent> {
+      const wanted = input.events?.length ? new Set(input.events) : undefined;
+      const queue = new SubscriberQueue(ctx.subscriberQueueLimit);
+      const stop = ctx.bus.listen((e) => {
+        if (wanted && !wanted.has(e.type)) return;
+        if (input.workspace && e.workspace !== input.workspace) return;
+        queue.push(e);
+      });
+      try {
+        for (;;) {
+          const e = await queue.next(signal);
+          if (!e) return;
+          await ctx.conn.writable();
+          yield e;
+        }
+      } catch (err) {
+        if (err instanceof SubscriberTooSlow) {
+          ctx.log(`dropped a subscriber: ${err.message}`);
+          ctx.conn.close(err.message);
+          throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: err.message });
+        }
+        throw err;
+      } finally {
+        stop();
+      }
+    }),
+
+  server: t.router({
+    info: proc
+      .meta({ verb: 'serve', description: 'the running server: pid, version, socket, log' })
+      .input(inputs.serverInfo)
+      .output(outputs.serverInfo)
+      .query(({ ctx }) => ctx.server.info()),
+    kill: proc
+      .meta({
+        verb: 'kill-server',
+        description: 'stop the server: every pane gets SIGHUP, the socket is removed',
+      })
+      .input(inputs.serverKill)
+      .output(outputs.ok)
+      .mutation(({ ctx }) => {
+        // Reply first, then stop, so the caller sees the answer.
+        setImmediate(() => ctx.server.stop('kill-server'));
+        return ok;
+      }),
+  }),
+});
+
+export type AppRouter = typeof appRouter;

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { eventTypes } from './events';
+
+/** Input and output shapes of the control API. The router, the client's types and docs/protocol.md all come from these. */
+
+export const paneId = z.number().int().positive().describe('a pane id, unique in its workspace');
+export const workspaceName = z
+  .string()
+  .min(1)
+  .max(64)
+  .optional()
+  .describe('the workspace; default: the only one, else `main`');
+
+/** What to run and where. Absent fields mean the server's own cwd and environment. */
+const launch = {
+  argv: z.array(z.string()).optional().describe("the command; default: the caller's $SHELL"),
+  cwd: z.string().optional().describe('working directory of the new pane'),
+  env: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe('environment of the new pane (FUX_* are set by the server)'),
+};
+
+export const direction = z.enum(['left', 'right', 'up', 'down']);
+
+export const inputs = {
+  list: z.object({ workspace: z.string().optional().describe('only this workspace; default: all') }),
+  new: z.object({ workspace: workspaceName, ...launch }),
+  split: z.object({
+    workspace: workspaceName,
+    direction: z.enum(['h', 'v']).describe('v: side by side, new pane right; h: stacked, new pane below'),
+    target: paneId.optional().describe('the pane to split; default: the focused one'),
+    ...launch,
+  }),
+  focus: z.object({ workspace: workspaceName, target: z.union([paneId, direction]) }),
+  zoom: z.object({ workspace: workspaceName, id: paneId.optional() }),
+  kill: z.object({ workspace: workspaceName, id: paneId }),
+  resize: z.object({
+    workspace: workspaceName,
+    id: paneId,
+    delta: z
+      .number()
+      .int()
+      .min(-10_000)
+      .max(10_000)
+      .describe('cells to grow (+) or shrink (−) along the split axis'),
+  }),
+  sendKeys: z.object({
+    workspace: workspaceName,
+    id: paneId,
+    keys: z
+      .array(z.string().max(65_536))
+      .min(1)
+      .max(1024)
+      .describe('key names (Enter, C-c, Up…) or text with \\x1b-style escapes'),
+    literal: z.boolean().optional().describe('send every argument as it is: no key names, no escapes'),
+  }),
+  capture: z.object({
+    workspace: workspaceName,
+    id: paneId,
+    attrs: z.boolean().optional().describe('include cell attributes as SGR sequences'),
+    scrollback: z
+      .number()
+      .int()
+      .min(0)
+      .max(1_000_000)
+      .optional()
+      .describe('lines of history above the screen'),
+  }),
+  tabNew: z.object({ workspace: workspaceName, ...launch }),
+  tabSelect: z.object({
+    workspace: workspaceName,
+    which: z
+      .union([z.enum(['next', 'prev']), z.number().int().positive()])
+      .describe('next, prev, or a tab number from 1'),
+  }),
+  workspaceList: z.object({}),
+  workspaceNew: z.object({
+    name: z.string().min(1).max(64),
+    cols: z.number().int().min(2).max(10_000).optional(),
+    rows: z.number().int().min(2).max(10_000).optional(),
+  }),
+  workspaceKill: z.object({ name: z.string().min(1).max(64) }),
+  workspaceResize: z.object({
+    workspace: workspaceName,
+    cols: z.number().int().min(2).max(10_000),
+    rows: z.number().int().min(2).max(10_000),
+  }),
+  setStatus: z.object({
+    workspace: workspaceName,
+    segment: z.string().min(1).max(64),
+    text: z.string().max(1024).describe('empty removes the segment'),
+  }),
+  subscribe: z.object({
+    events: z
+      .array(z.enum(eventTypes as [string, ...string[]]))
+      .optional()
+      .describe('event types; default: all'),
+    workspace: z.string().optional().describe('only events of this workspace; default: all'),
+  }),
+  serverInfo: z.object({}),
+  serverKill: z.object({}),
+};
+
+const rect = { x: z.number(), y: z.number(), cols: z.number(), rows: z.number() };
+
+export const paneInfo = z.object({
+  id: paneId,
+  tab: z.number().describe('the tab number, from 1'),
+  command: z.array(z.string()),
+  pid: z.number(),
+  cwd: z.string().describe("the foreground process's working directory"),
+  title: z.string(),
+  focused: z.boolean().describe('the focused pane of its tab'),
+  active: z.boolean().describe('focused in the active tab: where keys go'),
+  ...rect,
+});
+
+type LayoutJson = { pane: number } | { axis: 'row' | 'column'; ratio: number; a: LayoutJson; b: LayoutJson };
+export const layoutNode: z.ZodType<LayoutJson> = z.lazy(() =>
+  z.union([
+    z.object({ pane: z.number() }),
+    z.object({ axis: z.enum(['row', 'column']), ratio: z.number(), a: layoutNode, b: layoutNode }),
+  ]),
+);
+
+export const tabInfo = z.object({
+  number: z.number().describe('position from 1'),
+  id: z.number(),
+  active: z.boolean(),
+  focused: paneId,
+  zoomed: paneId.nullable(),
+  layout: layoutNode,
+});
+
+export const workspaceInfo = z.object({
+  name: z.string(),
+  cols: z.number(),
+  rows: z.number(),
+  status: z.record(z.string(), z.string()),
+  tabs: z.array(tabInfo),
+  panes: z.array(paneInfo),
+});
+
+export const outputs = {
+  list: z.object({ workspaces: z.array(workspaceInfo) }),
+  opened: z.object({ id: paneId, workspace: z.string(), tab: z.number(), pid: z.number() }),
+  focus: z.object({ id: paneId }),
+  zoom: z.object({ id: paneId, zoomed: z.boolean() }),
+  ok: z.object({ ok: z.literal(true) }),
+  resize: z.object({ changed: z.boolean() }),
+  sendKeys: z.object({ bytes: z.number() }),
+  capture: z.object({
+    text: z.string(),
+    lines: z.number(),
+    truncated: z.boolean().describe('the text was cut to its last 128 KiB'),
+    cols: z.number(),
+    rows: z.number(),
+    cursor: z.object({ x: z.number(), y: z.number() }),
+  }),
+  tabSelect: z.object({ number: z.number() }),
+  workspaceList: z.object({
+    workspaces: z.array(
+      z.object({ name: z.string(), panes: z.number(), tabs: z.number(), cols: z.number(), rows: z.number() }),
+    ),
+  }),
+  workspaceNew: z.object({ name: z.string() }),
+  workspaceKill: z.object({ panes: z.number() }),
+  serverInfo: z.object({
+    pid: z.number(),
+    version: z.string(),
+    socket: z.string(),
+    uptimeMs: z.number(),
+    log: z.string(),
+  }),
+};
+
+export type PaneInfo = z.infer<typeof paneInfo>;
+export type WorkspaceInfo = z.infer<typeof workspaceInfo>;

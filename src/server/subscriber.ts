@@ -1,0 +1,68 @@
+import type { FuxEvent } from './events';
+
+/** Raised to end a subscription whose reader fell too far behind. */
+export class SubscriberTooSlow extends Error {}
+
+/**
+ * One subscriber's bounded queue. The bus pushes without waiting; the subscription drains it at the
+ * pace its connection can write. When the queue is full, `pane.output` nudges are dropped first (the
+ * next one supersedes them anyway); when only real events are left the subscriber is cut off, so a
+ * reader that stopped can never make the server hold more than `limit` events for it.
+ */
+export class SubscriberQueue {
+  private readonly items: FuxEvent[] = [];
+  private wake: (() => void) | undefined;
+  private overflowed = false;
+  dropped = 0;
+
+  constructor(private readonly limit = 1024) {}
+
+  push(e: FuxEvent): void {
+    if (this.overflowed) return;
+    if (this.items.length >= this.limit && !this.dropOneNudge()) {
+      if (e.type === 'pane.output') {
+        this.dropped++;
+        return;
+      }
+      this.overflowed = true;
+    } else {
+      this.items.push(e);
+    }
+    this.wake?.();
+  }
+
+  private dropOneNudge(): boolean {
+    const i = this.items.findIndex((x) => x.type === 'pane.output');
+    if (i < 0) return false;
+    this.items.splice(i, 1);
+    this.dropped++;
+    return true;
+  }
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  /** The next event; throws SubscriberTooSlow once the queue overflowed. Resolves undefined when aborted. */
+  async next(signal?: AbortSignal): Promise<FuxEvent | undefined> {
+    for (;;) {
+      if (this.overflowed) {
+        throw new SubscriberTooSlow(
+          `subscriber too slow: more than ${this.limit} events waiting; read the stream faster or subscribe to fewer events`,
+        );
+      }
+      const item = this.items.shift();
+      if (item) return item;
+      if (signal?.aborted) return undefined;
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          this.wake = undefined;
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        this.wake = done;
+        signal?.addEventListener('abort', done, { once: true });
+      });
+    }
+  }
+}

@@ -1,0 +1,158 @@
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { FuxHome, until } from '../helpers/home';
+import type { FuxClient } from '../../src/client';
+import type { FuxEvent } from '../../src/server/events';
+
+let home: FuxHome;
+let fux: FuxClient;
+beforeEach(async () => {
+  home = new FuxHome();
+  await home.startServer();
+  fux = await home.client();
+});
+afterEach(() => home.close());
+
+/** Collect a subscription's events until stopped. */
+function collect(client: FuxClient, input: Parameters<FuxClient['subscribe']['subscribe']>[0]) {
+  const events: FuxEvent[] = [];
+  let error: Error | undefined;
+  let started!: () => void;
+  const ready = new Promise<void>((r) => (started = r));
+  const sub = client.subscribe.subscribe(input, {
+    onStarted: () => started(),
+    onData: (e) => events.push(e as FuxEvent),
+    onError: (e) => (error = e),
+  });
+  return { events, ready, stop: () => sub.unsubscribe(), error: () => error };
+}
+
+describe('events', () => {
+  test('pane.opened, pane.focused, pane.title, pane.output and pane.closed with its exit status', async () => {
+    const s = collect(fux, {});
+    await s.ready;
+    const { id } = await fux.new.mutate({
+      argv: ['sh', '-c', "printf '\\033]0;my title\\007'; echo out; read x; exit 3"],
+    });
+    await until(() => s.events.some((e) => e.type === 'pane.title'), 10_000, 'pane.title');
+    await fux.sendKeys.mutate({ id, keys: ['Enter'] });
+    const closed = await until(() => s.events.find((e) => e.type === 'pane.closed'), 10_000, 'pane.closed');
+    const types = s.events.map((e) => e.type);
+    expect(types[0]).toBe('pane.opened');
+    expect(types).toEqual(
+      expect.arrayContaining(['pane.focused', 'pane.title', 'pane.output', 'pane.closed']),
+    );
+    expect(s.events.find((e) => e.type === 'pane.opened')).toMatchObject({
+      workspace: 'main',
+      id,
+      command: ['sh', '-c', expect.any(String)],
+    });
+    expect(s.events.find((e) => e.type === 'pane.title')).toMatchObject({ id, title: 'my title' });
+    expect(closed).toMatchObject({ id, exit: { code: 3, signal: null } });
+    for (const e of s.events) expect(typeof e.ts).toBe('number');
+    s.stop();
+  });
+
+  test('a filter by type and workspace delivers only those events', async () => {
+    const s = collect(fux, { events: ['pane.closed'], workspace: 'b' });
+    await s.ready;
+    await fux.new.mutate({ workspace: 'a', argv: ['true'] });
+    await fux.new.mutate({ workspace: 'b', argv: ['true'] });
+    await until(() => s.events.length >= 1, 10_000, 'the pane.closed of b');
+    await until(
+      async () => (await fux.workspace.list.query({})).workspaces.length === 0,
+      10_000,
+      'both to close',
+    );
+    expect(s.events.map((e) => [e.type, e.workspace])).toEqual([['pane.closed', 'b']]);
+    s.stop();
+  });
+
+  test('pane.output is rate-capped: a pane printing for a second yields a handful of nudges, not thousands', async () => {
+    const s = collect(fux, { events: ['pane.output', 'pane.closed'] });
+    await s.ready;
+    await fux.new.mutate({
+      argv: ['sh', '-c', 'i=0; while [ $i -lt 100 ]; do echo line $i; sleep 0.01; i=$((i+1)); done'],
+    });
+    await until(() => s.events.some((e) => e.type === 'pane.closed'), 20_000, 'the pane to finish');
+    const nudges = s.events.filter((e) => e.type === 'pane.output');
+    expect(nudges.length).toBeGreaterThanOrEqual(1);
+    // 100 prints over ≥ 1 s; the cap of one per 250 ms allows a few, never one per print.
+    expect(nudges.length).toBeLessThan(30);
+    for (let i = 1; i < nudges.length; i++)
+      expect(nudges[i].ts - nudges[i - 1].ts).toBeGreaterThanOrEqual(245);
+    s.stop();
+  });
+
+  test('workspace.resized is sent when a workspace changes size', async () => {
+    await fux.new.mutate({ argv: ['sleep', '30'] });
+    const s = collect(fux, { events: ['workspace.resized'] });
+    await s.ready;
+    await fux.workspace.resize.mutate({ cols: 132, rows: 43 });
+    await until(() => s.events.length === 1, 10_000, 'workspace.resized');
+    expect(s.events[0]).toMatchObject({ workspace: 'main', cols: 132, rows: 43 });
+    s.stop();
+  });
+
+  test('fux subscribe prints one JSON object per line as events happen', async () => {
+    const child = home.spawnCli(['subscribe', 'pane.opened', 'pane.closed']);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    // The subscription is live once the server counts it; open panes after that.
+    await until(
+      async () => {
+        await fux.new.mutate({ argv: ['true'] });
+        return out.includes('pane.closed');
+      },
+      10_000,
+      'events on stdout',
+    );
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as FuxEvent);
+    expect(lines.every((e) => e.type === 'pane.opened' || e.type === 'pane.closed')).toBe(true);
+    child.kill('SIGINT');
+    expect(await new Promise((r) => child.on('exit', r))).toBe(0);
+  });
+
+  test('a subscriber that stops reading while a pane floods titles is dropped with a reason; memory stays bounded', async () => {
+    // A raw socket that subscribes and then never reads: the kernel buffers fill, then the server's queue.
+    const raw = net.connect(home.socket);
+    await new Promise((r) => raw.on('connect', r));
+    raw.write(
+      `${JSON.stringify({ id: 1, method: 'subscription', params: { path: 'subscribe', input: {} } })}\n`,
+    );
+    raw.pause();
+    const rssBefore = serverRss(home);
+    // Title changes are real events (unlike output nudges they are never dropped), thousands a second.
+    const flood = await fux.new.mutate({
+      argv: ['sh', '-c', "i=0; while :; do i=$((i+1)); printf '\\033]0;t%d\\007' $i; done"],
+    });
+    const log = path.join(home.env.XDG_STATE_HOME, 'fux', 'server.log');
+    await until(
+      () => fs.readFileSync(log, 'utf8').includes('subscriber too slow'),
+      60_000,
+      'the drop in the log',
+    );
+    // When the reader reads again (within the server's close grace), the stream ends with the reason.
+    const text = await new Promise<string>((resolve) => {
+      let t = '';
+      raw.setEncoding('utf8');
+      raw.on('data', (d: string) => (t += d));
+      raw.on('close', () => resolve(t));
+      raw.resume();
+    });
+    const rssAfter = serverRss(home);
+    await fux.kill.mutate({ id: flood.id });
+    expect(text.trim().split('\n').pop()).toMatch(/subscriber too slow/);
+    expect(rssAfter - rssBefore).toBeLessThan(100 * 1024 * 1024);
+    expect((await fux.list.query({})).workspaces).toEqual([]);
+  }, 90_000);
+});
+
+function serverRss(h: FuxHome): number {
+  const status = fs.readFileSync(`/proc/${h.serverPid()}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) * 1024;
+}
