@@ -13,8 +13,20 @@ export interface AgentSandbox {
   remove(): Promise<void>;
 }
 
-export async function createSandbox(prefix: string): Promise<AgentSandbox> {
-  const root = await mkdtemp(join(tmpdir(), `${prefix}-`));
+/**
+ * A fresh sandbox under a unique temporary name, or at `fixedRoot` (emptied first) when the
+ * caller wants paths that are the same on every run, as captures do so that regenerated fixtures
+ * differ only where the agent's screen did.
+ */
+export async function createSandbox(prefix: string, fixedRoot?: string): Promise<AgentSandbox> {
+  let root: string;
+  if (fixedRoot === undefined) {
+    root = await mkdtemp(join(tmpdir(), `${prefix}-`));
+  } else {
+    await rm(fixedRoot, { recursive: true, force: true });
+    await mkdir(fixedRoot, { recursive: true });
+    root = fixedRoot;
+  }
   const home = join(root, 'home');
   const workdir = join(root, 'project');
   await mkdir(home, { recursive: true });
@@ -23,7 +35,8 @@ export async function createSandbox(prefix: string): Promise<AgentSandbox> {
     root,
     home,
     workdir,
-    remove: () => rm(root, { recursive: true, force: true }),
+    // Retries: an agent's helper process may still be closing files in it.
+    remove: () => rm(root, { recursive: true, force: true, maxRetries: 5 }),
   };
 }
 

@@ -31,10 +31,12 @@ export async function prepareClaude(options: {
   readonly origin: string;
   readonly cols: number;
   readonly rows: number;
+  /** A fixed sandbox directory (see createSandbox); a unique temporary one by default. */
+  readonly root?: string;
   readonly startup?: ClaudeStartup;
 }): Promise<ClaudeRun> {
   const startup = options.startup ?? CLAUDE_READY;
-  const sandbox = await createSandbox('fux-claude');
+  const sandbox = await createSandbox('fux-claude', options.root);
   const config = {
     hasCompletedOnboarding: true,
     theme: 'dark',

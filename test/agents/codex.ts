@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { baseEnvironment, createSandbox, type AgentSandbox } from './agent-home';
 import type { PtySessionOptions } from './pty-session';
 
@@ -10,7 +12,10 @@ import type { PtySessionOptions } from './pty-session';
  */
 
 export interface CodexStartup {
-  /** false leaves the project untrusted so Codex's trust prompt shows. */
+  /**
+   * false leaves the project untrusted and makes it a git repository: Codex 0.171 asks whether to
+   * trust an untrusted repository, but starts without asking in an untrusted plain folder.
+   */
   readonly trustProject: boolean;
 }
 
@@ -41,6 +46,12 @@ function configToml(origin: string, workdir: string, startup: CodexStartup): str
     'request_max_retries = 0',
     'stream_max_retries = 0',
     '',
+    // /tmp is writable under workspace-write by default, and every sandbox lives there; without
+    // this a patch outside the project would apply without asking.
+    '[sandbox_workspace_write]',
+    'exclude_slash_tmp = true',
+    'exclude_tmpdir_env_var = true',
+    '',
   ];
   if (startup.trustProject)
     lines.push(`[projects.${JSON.stringify(workdir)}]`, 'trust_level = "trusted"', '');
@@ -52,15 +63,16 @@ export async function prepareCodex(options: {
   readonly origin: string;
   readonly cols: number;
   readonly rows: number;
+  /** A fixed sandbox directory (see createSandbox); a unique temporary one by default. */
+  readonly root?: string;
   readonly startup?: CodexStartup;
 }): Promise<CodexRun> {
-  const sandbox = await createSandbox('fux-codex');
+  const sandbox = await createSandbox('fux-codex', options.root);
   const codexHome = join(sandbox.home, '.codex');
   await mkdir(codexHome, { recursive: true });
-  await writeFile(
-    join(codexHome, 'config.toml'),
-    configToml(options.origin, sandbox.workdir, options.startup ?? CODEX_READY),
-  );
+  const startup = options.startup ?? CODEX_READY;
+  await writeFile(join(codexHome, 'config.toml'), configToml(options.origin, sandbox.workdir, startup));
+  if (!startup.trustProject) await promisify(execFile)('git', ['init', '--quiet', sandbox.workdir]);
   return {
     sandbox,
     codexHome,
@@ -76,21 +88,37 @@ export async function prepareCodex(options: {
 }
 
 /**
- * Ends the `codex app-server` daemon Codex leaves running after its TUI exits. Only processes
- * whose environment names this run's private CODEX_HOME are touched, so another run's daemon,
- * or a user's, is never ended. Linux only: it reads /proc/<pid>/environ.
+ * Ends the `codex app-server` daemon Codex leaves running after its TUI exits, and waits until it
+ * is gone (SIGKILL after `graceMs`), so the caller can remove CODEX_HOME. Only processes whose
+ * environment names this run's private CODEX_HOME are touched, so another run's daemon, or a
+ * user's, is never ended. Linux only: it reads /proc/<pid>/environ.
  */
-export async function endCodexDaemons(codexHome: string): Promise<number[]> {
-  const ended: number[] = [];
-  for (const pid of await processesWithEnvironment('CODEX_HOME', codexHome)) {
+export async function endCodexDaemons(codexHome: string, graceMs = 3000): Promise<number[]> {
+  const pids = await processesWithEnvironment('CODEX_HOME', codexHome);
+  signalAll(pids, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (pids.some(isAlive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  signalAll(pids.filter(isAlive), 'SIGKILL');
+  return pids;
+}
+
+function signalAll(pids: readonly number[], signal: NodeJS.Signals): void {
+  for (const pid of pids) {
     try {
-      process.kill(pid, 'SIGTERM');
-      ended.push(pid);
+      process.kill(pid, signal);
     } catch {
       // Already gone between the listing and the signal.
     }
   }
-  return ended;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function processesWithEnvironment(name: string, value: string): Promise<number[]> {

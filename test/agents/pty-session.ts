@@ -31,6 +31,7 @@ export class PtySession {
   private readonly pty: IPty;
   private readonly drawListeners = new Set<() => void>();
   private hasExited = false;
+  private lastOutputAt = Date.now();
 
   private constructor(options: PtySessionOptions) {
     // Scrollback of at least one screen: zor's detection window reaches into it.
@@ -51,6 +52,7 @@ export class PtySession {
       env: { ...options.env },
     });
     this.pty.onData((data) => {
+      this.lastOutputAt = Date.now();
       this.terminal.write(data, () => this.notifyDrawn());
     });
     // The terminal's own replies (cursor reports, device attributes) must reach the program,
@@ -147,24 +149,18 @@ export class PtySession {
   }
 
   /**
-   * Resolves after output has stopped changing the screen for `quietMs`, bounded by `timeoutMs`.
-   * Used before a capture so a half-drawn frame is not recorded; the quiet period is the
-   * condition, not a guess at how long drawing takes.
+   * Resolves once the program has written nothing for `gapMs`, or after `maxMs` at the latest. A
+   * capture waits for this after its condition holds, so a frame that arrived in several chunks is
+   * recorded whole; a spinner that never stops drawing just costs `maxMs`.
    */
-  waitForQuiet(quietMs: number, timeoutMs: number): Promise<void> {
-    let lastText = this.viewportText();
-    let lastChange = Date.now();
+  waitForOutputPause(gapMs: number, maxMs: number): Promise<void> {
+    const started = Date.now();
     return this.waitFor(
       () => {
-        const text = this.viewportText();
         const now = Date.now();
-        if (text !== lastText) {
-          lastText = text;
-          lastChange = now;
-        }
-        return now - lastChange >= quietMs;
+        return now - this.lastOutputAt >= gapMs || now - started >= maxMs;
       },
-      { timeoutMs, what: `the screen to stay unchanged for ${quietMs} ms` },
+      { timeoutMs: maxMs + 1000, what: `a ${gapMs} ms pause in output` },
     );
   }
 

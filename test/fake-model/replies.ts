@@ -5,6 +5,8 @@ import type { Gate } from './gate';
  * flight, so captures slow the stream down or hold it open at the end until released.
  */
 export interface Pacing {
+  /** Send only the opening events (the model "thinking") until this opens, then the content. */
+  readonly contentAfter?: Gate;
   /** Spread the reply's chunks evenly over this long; 0 sends everything at once. */
   readonly durationMs?: number;
   /** Keep the stream open after the content, before the closing events, until this opens. */
@@ -59,6 +61,21 @@ export function claudeEdit(
     kind: 'tool_call',
     name: 'Edit',
     input: { file_path: filePath, old_string: oldString, new_string: newString },
+    ...pacing,
+  };
+}
+
+/** Claude Code's multiple-choice question to the user, drawn as a select list. */
+export function claudeAskUserQuestion(
+  question: string,
+  header: string,
+  options: ReadonlyArray<{ label: string; description: string }>,
+  pacing: Pacing = {},
+): ToolCallReply {
+  return {
+    kind: 'tool_call',
+    name: 'AskUserQuestion',
+    input: { questions: [{ question, header, options, multiSelect: false }] },
     ...pacing,
   };
 }

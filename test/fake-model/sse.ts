@@ -12,8 +12,9 @@ export function formatSse({ event, data }: SseEvent): string {
 }
 
 /**
- * Writes a reply's events in three parts: the opening events at once, the content events spread
- * over the pacing's duration, then (after the pacing's gate opens) the closing events. Stops early
+ * Writes a reply's events in three parts: the opening events at once, the content events (once
+ * `contentAfter` opens) spread over the pacing's duration, then (once `holdUntil` opens) the
+ * closing events. Stops early
  * when the client hangs up, as an agent does when the user interrupts it.
  */
 export async function streamSse(
@@ -32,6 +33,7 @@ export async function streamSse(
     return true;
   };
   if (!send(parts.opening)) return;
+  if (pacing.contentAfter) await Promise.race([pacing.contentAfter.wait(), closed(res)]);
   const gapMs = parts.content.length > 0 ? (pacing.durationMs ?? 0) / parts.content.length : 0;
   for (const event of parts.content) {
     if (gapMs > 0) await delay(gapMs);
