@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pane } from '../../src/server/pane';
@@ -107,7 +107,7 @@ describe('starting a pane', () => {
 
   test('fails with a clear error when the program is not executable', () => {
     const script = path.join(dir, 'script');
-    require('node:fs').writeFileSync(script, 'echo hi\n', { mode: 0o644 });
+    writeFileSync(script, 'echo hi\n', { mode: 0o644 });
     expect(() => spawnIn([script], dir)).toThrow(`cannot run '${script}': permission denied`);
   });
 

@@ -41,8 +41,8 @@ export const DEFAULT_STYLE: Readonly<CellStyle> = { fg: 0, bg: 0, flags: 0 };
 
 export function styleOf(cell: IBufferCell): CellStyle {
   return {
-    fg: cell.getFgColorMode() + cell.getFgColor(),
-    bg: cell.getBgColorMode() + cell.getBgColor(),
+    fg: colorOf(cell.getFgColorMode(), cell.getFgColor()),
+    bg: colorOf(cell.getBgColorMode(), cell.getBgColor()),
     flags:
       (cell.isBold() ? BOLD : 0) |
       (cell.isDim() ? DIM : 0) |
@@ -54,6 +54,11 @@ export function styleOf(cell: IBufferCell): CellStyle {
       (cell.isStrikethrough() ? STRIKETHROUGH : 0) |
       (cell.isOverline() ? OVERLINE : 0),
   };
+}
+
+// A default colour reads as mode 0 with colour -1; it is folded to 0 so "default" has one value.
+function colorOf(mode: number, color: number): number {
+  return mode === 0 ? 0 : mode | color;
 }
 
 export function sameStyle(a: Readonly<CellStyle>, b: Readonly<CellStyle>): boolean {

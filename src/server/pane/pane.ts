@@ -31,10 +31,10 @@ export interface PaneEvents {
 
 /**
  * Flow-control marks for unparsed output. The high mark bounds memory per pane (xterm itself
- * throws past 50 MB pending); the low mark leaves the parser ~20 ms of work, so it does not go
- * idle while the pty refills after a resume. The pty delivers ~4 KiB per read and xterm parses
- * dense output at ~12 MB/s, so a `seq` flood stays far below the high mark (measured ≤ 40 KB) and
- * only producers faster than the parser (`cat /dev/urandom`, `yes`) are paused.
+ * throws past 50 MB pending); the low mark leaves the parser ~20 ms of work so it does not go idle
+ * while the pty refills after a resume. In practice the kernel paces a pty to ~4 KiB per read, one
+ * read per event-loop turn, so floods measured here (`seq`, `yes`, `/dev/urandom`) never had more
+ * than 61 KB pending: the marks are the guarantee for a parser that falls behind, not the usual path.
  */
 const FLOW_MARKS: FlowMarks = { high: 1024 * 1024, low: 256 * 1024 };
 /**
@@ -192,6 +192,9 @@ function createTerminal(opts: PaneSpawn): Terminal {
     scrollback: opts.scrollback,
     // The unicode API that the width addon drives is a proposed API.
     allowProposedApi: true,
+    // xterm logs every malformed sequence to the console; a pane printing binary would flood the
+    // server's log and spend its time there (measured: 3 MB of /dev/urandom took 4 s instead of 0.4).
+    logLevel: 'off',
   });
   terminal.loadAddon(new Unicode11Addon());
   // Without this, xterm measures emoji and many CJK glyphs as one cell wide.

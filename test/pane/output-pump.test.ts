@@ -1,0 +1,100 @@
+import { MAX_WRITE_BYTES, OutputPump, type ParserSink } from '../../src/server/pane/output-pump';
+
+/** A parser stand-in that holds each write until the test says it is parsed. */
+class HeldParser {
+  readonly writes: Uint8Array[] = [];
+  private readonly done: Array<() => void> = [];
+  readonly sink: ParserSink = (bytes, parsed) => {
+    this.writes.push(bytes);
+    this.done.push(parsed);
+  };
+  finishOne(): void {
+    this.done.shift()!();
+  }
+  get inFlight(): number {
+    return this.done.length;
+  }
+}
+
+function recordingSource(): { log: string[]; pause(): void; resume(): void } {
+  const log: string[] = [];
+  return { log, pause: () => log.push('pause'), resume: () => log.push('resume') };
+}
+
+const bytes = (n: number, fill = 0x61): Uint8Array => new Uint8Array(n).fill(fill);
+
+describe('the output pump', () => {
+  test('writes the first chunk at once and batches what arrives while it is parsed', () => {
+    const parser = new HeldParser();
+    const pump = new OutputPump(parser.sink, recordingSource(), { high: 1e6, low: 1e5 }, () => {});
+    pump.push(bytes(10, 0x31));
+    pump.push(bytes(20, 0x32));
+    pump.push(bytes(30, 0x33));
+    expect(parser.writes.map((w) => w.byteLength)).toEqual([10]);
+    expect(pump.pending).toBe(60);
+    parser.finishOne();
+    expect(parser.writes.map((w) => w.byteLength)).toEqual([10, 50]);
+    expect(Buffer.from(parser.writes[1]!).toString()).toBe('2'.repeat(20) + '3'.repeat(30));
+    parser.finishOne();
+    expect(pump.idle).toBe(true);
+  });
+
+  test('keeps each write within 64 KiB unless a single chunk is larger', () => {
+    const parser = new HeldParser();
+    const pump = new OutputPump(parser.sink, recordingSource(), { high: 1e9, low: 1e8 }, () => {});
+    pump.push(bytes(1));
+    for (let i = 0; i < 40; i++) pump.push(bytes(4096));
+    pump.push(bytes(MAX_WRITE_BYTES * 2));
+    while (parser.inFlight > 0) parser.finishOne();
+    const sizes = parser.writes.map((w) => w.byteLength);
+    expect(sizes).toEqual([1, 16 * 4096, 16 * 4096, 8 * 4096, MAX_WRITE_BYTES * 2]);
+    expect(sizes.reduce((a, b) => a + b)).toBe(1 + 40 * 4096 + MAX_WRITE_BYTES * 2);
+  });
+
+  test('pauses the source above the high mark and resumes it only below the low mark', () => {
+    const parser = new HeldParser();
+    const source = recordingSource();
+    const pump = new OutputPump(parser.sink, source, { high: 100, low: 40 }, () => {});
+    pump.push(bytes(60));
+    pump.push(bytes(40));
+    expect(source.log).toEqual([]); // 100 pending is not above the mark
+    pump.push(bytes(1));
+    expect(source.log).toEqual(['pause']);
+    pump.push(bytes(50)); // already paused: no second pause
+    parser.finishOne(); // 60 parsed, 91 pending, still above low
+    expect(source.log).toEqual(['pause']);
+    parser.finishOne(); // the batch of 91 parsed
+    expect(source.log).toEqual(['pause', 'resume']);
+    expect(pump.idle).toBe(true);
+  });
+
+  test('reports each parsed write and copes with a parser that finishes synchronously', () => {
+    let parsedWrites = 0;
+    const writes: number[] = [];
+    const pump = new OutputPump(
+      (chunk, parsed) => {
+        writes.push(chunk.byteLength);
+        parsed();
+      },
+      recordingSource(),
+      { high: 10, low: 5 },
+      () => parsedWrites++,
+    );
+    pump.push(bytes(3));
+    pump.push(bytes(30));
+    expect(writes).toEqual([3, 30]);
+    expect(parsedWrites).toBe(2);
+    expect(pump.idle).toBe(true);
+    expect(pump.sourcePaused).toBe(false);
+  });
+
+  test('raising the marks while paused resumes the source at once', () => {
+    const parser = new HeldParser();
+    const source = recordingSource();
+    const pump = new OutputPump(parser.sink, source, { high: 10, low: 5 }, () => {});
+    pump.push(bytes(20));
+    expect(source.log).toEqual(['pause']);
+    pump.setMarks({ high: 1000, low: 500 });
+    expect(source.log).toEqual(['pause', 'resume']);
+  });
+});
