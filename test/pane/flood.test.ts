@@ -19,7 +19,6 @@ describe('a pane under a flood of output', () => {
     clearInterval(sampler);
     expect(exit).toEqual({ code: 0, signal: null });
     // A memory bound, not a time bound. (Measured here: +40–50 MB, mostly garbage from decoding.)
-    console.log('RSS growth MB', (peak - before) / MIB);
     expect((peak - before) / MIB).toBeLessThan(300);
     expect(screen(pane)).toContain('flood-done');
   }, 90_000);
