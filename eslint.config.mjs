@@ -20,7 +20,11 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: ['**/server/**', '**/client/**', '**/commands/**', '**/rpc/**'] },
+        {
+          patterns: [
+            { regex: '^(\\.\\./)+(server|client|commands|rpc)(/|$)', message: 'src/zor stands alone' },
+          ],
+        },
       ],
     },
   },
@@ -29,7 +33,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/server/**', '**/rpc/**'], message: 'commands reach the server through src/client' }] },
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(server|rpc)(/|$)',
+              message: 'commands reach the server through src/client',
+            },
+          ],
+        },
       ],
     },
   },
@@ -38,7 +49,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: ['**/server/**', '**/client/**', '**/commands/**', '**/zor/**'] },
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(server|client|commands|zor)(/|$)',
+              message: 'src/rpc knows nothing of fux',
+            },
+          ],
+        },
       ],
     },
   },
@@ -47,13 +65,29 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/server/**'], allowTypeImports: true, message: 'the client imports only types from the server' }] },
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+server(/|$)',
+              allowTypeImports: true,
+              message: 'the client imports only types from the server',
+            },
+          ],
+        },
       ],
     },
   },
   {
     files: ['**/*.js', '**/*.mjs'],
-    languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        process: 'readonly',
+        __dirname: 'readonly',
+        console: 'readonly',
+      },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -44,7 +44,7 @@ const PEER_GONE_CODES = new Set([
 /** The server's side of one stream: bounded writes, drain waiting and an orderly close. */
 export class StreamConnection implements Connection {
   private readonly closer = new AbortController();
-  readonly signal = this.closer.signal;
+  readonly signal: AbortSignal = this.closer.signal;
   private drained: Promise<void> | undefined;
 
   constructor(

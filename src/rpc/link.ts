@@ -1,9 +1,7 @@
 import type { Duplex } from 'node:stream';
 import { TRPCClientError, type Operation, type OperationResultEnvelope, type TRPCLink } from '@trpc/client';
 import type { AnyTRPCRouter } from '@trpc/server';
-// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the layering rule means fux's src/server, not the @trpc/server package
 import { observable, type Observer } from '@trpc/server/observable';
-// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the layering rule means fux's src/server, not the @trpc/server package
 import type { TRPCErrorResponse, TRPCResponseMessage } from '@trpc/server/rpc';
 import { DEFAULT_MAX_FRAME_BYTES, LineDecoder, encodeFrame } from './framing';
 

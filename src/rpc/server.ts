@@ -7,7 +7,6 @@ import {
   type TRPC_ERROR_CODE_KEY,
   type inferRouterContext,
 } from '@trpc/server';
-// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the layering rule means fux's src/server, not the @trpc/server package
 import { getWSConnectionHandler, type WSConnectionHandlerOptions } from '@trpc/server/adapters/ws';
 import { StreamConnection, type Connection } from './connection';
 import { DEFAULT_MAX_FRAME_BYTES, LineDecoder, encodeFrame } from './framing';

@@ -243,7 +243,9 @@ export const appRouter = t.router({
         for (;;) {
           const e = await queue.next(signal);
           if (!e) return;
-          await ctx.conn.writable();
+          // A reader that stopped never drains; the queue overflowing is what ends the wait then.
+          await Promise.race([ctx.conn.writable(), queue.whenOverflowed()]);
+          queue.assertKeepingUp();
           yield e;
         }
       } catch (err) {

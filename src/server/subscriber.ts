@@ -13,6 +13,8 @@ export class SubscriberQueue {
   private readonly items: FuxEvent[] = [];
   private wake: (() => void) | undefined;
   private overflowed = false;
+  private onOverflow: (() => void) | undefined;
+  private readonly overflow = new Promise<void>((resolve) => (this.onOverflow = resolve));
   dropped = 0;
 
   constructor(private readonly limit = 1024) {}
@@ -25,6 +27,7 @@ export class SubscriberQueue {
         return;
       }
       this.overflowed = true;
+      this.onOverflow?.();
     } else {
       this.items.push(e);
     }
@@ -39,18 +42,28 @@ export class SubscriberQueue {
     return true;
   }
 
+  /** Resolves when the queue overflows: a writer waiting on a stuck connection races this. */
+  whenOverflowed(): Promise<void> {
+    return this.overflow;
+  }
+
   get length(): number {
     return this.items.length;
+  }
+
+  /** Throws SubscriberTooSlow once the queue has overflowed. */
+  assertKeepingUp(): void {
+    if (this.overflowed) {
+      throw new SubscriberTooSlow(
+        `subscriber too slow: more than ${this.limit} events waiting; read the stream faster or subscribe to fewer events`,
+      );
+    }
   }
 
   /** The next event; throws SubscriberTooSlow once the queue overflowed. Resolves undefined when aborted. */
   async next(signal?: AbortSignal): Promise<FuxEvent | undefined> {
     for (;;) {
-      if (this.overflowed) {
-        throw new SubscriberTooSlow(
-          `subscriber too slow: more than ${this.limit} events waiting; read the stream faster or subscribe to fewer events`,
-        );
-      }
+      this.assertKeepingUp();
       const item = this.items.shift();
       if (item) return item;
       if (signal?.aborted) return undefined;

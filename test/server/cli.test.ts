@@ -8,7 +8,10 @@ beforeAll(async () => {
 afterAll(() => home.close());
 
 const json = <T>(args: string[]): T => {
-  const r = home.cli([...args, '--json']);
+  const dash = args.indexOf('--');
+  const r = home.cli(
+    dash < 0 ? [...args, '--json'] : [...args.slice(0, dash), '--json', ...args.slice(dash)],
+  );
   if (r.code !== 0) throw new Error(`fux ${args.join(' ')} failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as T;
 };
@@ -38,12 +41,12 @@ describe('the CLI', () => {
     const text = await until(
       () => {
         const t = home.cli(['capture', String(id), '-w', 'keys']).stdout;
-        return t.includes('hello|') && t.match(/hello\|[^\n]*Aé/) ? t : undefined;
+        return /^hello\|Aé\|/m.test(t) ? t : undefined;
       },
       10_000,
       'the typed line to run',
     );
-    expect(text).toContain('hello| Aé');
+    expect(text).toContain('printf "%s|" hello Aé\nhello|Aé|');
   });
 
   test('send-keys C-c interrupts the program in the pane', async () => {

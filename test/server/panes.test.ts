@@ -27,6 +27,7 @@ async function screenOf(id: number, predicate: (text: string) => boolean, what: 
 describe('panes', () => {
   test("new runs the command in the caller's cwd with the caller's environment plus FUX_*", async () => {
     const cwd = fs.mkdtempSync(path.join(home.dir, 'cwd-'));
+    await fux.workspace.new.mutate({ name: 'main', cols: 200, rows: 24 }); // wide enough that no path wraps
     const r = home.cli(
       [
         'new',
@@ -34,7 +35,7 @@ describe('panes', () => {
         '--',
         'sh',
         '-c',
-        'echo "$PWD|$CALLER|$FUX_WORKSPACE|$FUX_PANE|$FUX_SOCKET"; sleep 30',
+        'printf "%s\\n" "$PWD" "$CALLER" "$FUX_WORKSPACE" "$FUX_PANE" "$FUX_SOCKET"; sleep 30',
       ],
       {
         cwd,
@@ -44,8 +45,14 @@ describe('panes', () => {
     expect(r.code).toBe(0);
     const { id } = JSON.parse(r.stdout) as { id: number };
     expect(id).toBe(1);
-    const text = await screenOf(id, (t) => t.includes('|'), 'the pane to print its environment');
-    expect(text.split('\n')[0]).toBe(`${fs.realpathSync(cwd)}|from-the-caller|main|1|${home.socket}`);
+    const text = await screenOf(id, (t) => t.includes('.sock'), 'the pane to print its environment');
+    expect(text.split('\n').slice(0, 5)).toEqual([
+      fs.realpathSync(cwd),
+      'from-the-caller',
+      'main',
+      '1',
+      home.socket,
+    ]);
   });
 
   test('--cwd and --env override the working directory and add variables', async () => {

@@ -15,6 +15,8 @@ beforeAll(async () => {
   project = path.join(home.dir, 'project');
   fs.mkdirSync(path.join(project, 'node_modules'), { recursive: true });
   fs.symlinkSync(root, path.join(project, 'node_modules', 'fux'));
+  // A user's TypeScript project has @types/node of its own.
+  fs.symlinkSync(path.join(root, 'node_modules', '@types'), path.join(project, 'node_modules', '@types'));
   fs.writeFileSync(
     path.join(project, 'tsconfig.json'),
     JSON.stringify({
@@ -25,7 +27,7 @@ beforeAll(async () => {
         target: 'ES2022',
         outDir: 'out',
         skipLibCheck: true,
-        types: [],
+        types: ['node'],
       },
       files: ['script.mts'],
     }),

@@ -46,3 +46,16 @@ describe('a subscriber queue', () => {
     expect(await next).toBeUndefined();
   });
 });
+
+test('whenOverflowed resolves the moment the queue overflows, so a writer stuck on a dead reader wakes', async () => {
+  const q = new SubscriberQueue(1);
+  let woke = false;
+  const wait = q.whenOverflowed().then(() => (woke = true));
+  q.push(focused(1));
+  await Promise.resolve();
+  expect(woke).toBe(false);
+  q.push(focused(2));
+  await wait;
+  expect(woke).toBe(true);
+  expect(() => q.assertKeepingUp()).toThrow(SubscriberTooSlow);
+});
