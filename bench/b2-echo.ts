@@ -1,0 +1,67 @@
+import { FuxEventStream } from './lib/fux-events';
+import { FuxServer } from './lib/fux-server';
+import { fuxEchoTarget, measureEcho, PANE_GAP_MS, tmuxEchoTarget, type EchoTarget } from './lib/echo';
+import type { Benchmark, BenchOptions, Section } from './lib/report';
+import { formatMs, formatRatio, percentile } from './lib/stats';
+import { TmuxServer } from './lib/tmux-server';
+
+const PANES = 10;
+
+async function run(options: BenchOptions): Promise<Section> {
+  const rounds = options.quick ? 2 : 4;
+  const perRound = options.quick ? 20 : 50;
+  const fux = await FuxServer.start();
+  const tmux = await TmuxServer.start({ historyLimit: 10_000, cols: 200, rows: 50 });
+  const samples = { fux: [] as number[], tmux: [] as number[] };
+  try {
+    const conn = await fux.connect();
+    const events = await FuxEventStream.open(conn, ['pane.output']);
+    const { target: tmuxTarget, control } = await tmuxEchoTarget(tmux, PANES);
+    const sides: { name: keyof typeof samples; target: EchoTarget }[] = [
+      { name: 'fux', target: await fuxEchoTarget(conn, events, PANES, fux.home) },
+      { name: 'tmux', target: tmuxTarget },
+    ];
+    for (let r = 0; r < rounds; r++) {
+      for (const { name, target } of r % 2 ? [...sides].reverse() : sides) {
+        const latencies = await measureEcho(target, perRound);
+        samples[name].push(...latencies);
+        options.log(`B2 round ${r + 1}/${rounds} ${name}: p50 ${formatMs(percentile(latencies, 50))}`);
+      }
+    }
+    events.close();
+    conn.close();
+    await control.close();
+  } finally {
+    await tmux.stop();
+    await fux.stop();
+  }
+  const row = (label: string, p: number, target: string): string[] => {
+    const f = percentile(samples.fux, p);
+    const t = percentile(samples.tmux, p);
+    return [label, formatMs(f), formatMs(t), formatRatio(f / t), target];
+  };
+  const p50 = percentile(samples.fux, 50);
+  const p99 = percentile(samples.fux, 99);
+  const tmuxP50 = percentile(samples.tmux, 50);
+  return {
+    id: 'B2',
+    title: 'keystroke echo',
+    method: [
+      `one long-lived connection each: fux's typed client (\`sendKeys\`, then the \`pane.output\` event of that pane on a subscription) and a tmux control-mode client (\`send-keys -l x\`, then the pane's \`%output\`); timed from the send to the event's arrival`,
+      `${PANES} \`cat\` panes of 200×50 on an otherwise idle server, keystrokes round-robin, each pane's next key ≥ ${PANE_GAP_MS} ms after its last echo (fux's nudge fires at once only after 250 ms of quiet); the echo is the tty's`,
+      `${rounds} rounds of ${perRound} keystrokes per side, fux and tmux alternating, after one warm-up key per pane per round; percentiles over all ${rounds * perRound}`,
+    ],
+    tables: [
+      {
+        head: ['percentile', 'fux', 'tmux', 'fux/tmux', 'target'],
+        rows: [row('p50', 50, '≤ tmux'), row('p90', 90, ''), row('p99', 99, '≤ 2 ms'), row('max', 100, '')],
+      },
+    ],
+    verdicts: [
+      { target: 'p50 ≤ tmux', measured: `${formatMs(p50)} vs ${formatMs(tmuxP50)}`, met: p50 <= tmuxP50 },
+      { target: 'p99 ≤ 2 ms', measured: formatMs(p99), met: p99 <= 2 },
+    ],
+  };
+}
+
+export const keystrokeEcho: Benchmark = { id: 'B2', title: 'keystroke echo', run };
