@@ -50,10 +50,6 @@ export class OutputPump {
     return this.pending === 0;
   }
 
-  get sourcePaused(): boolean {
-    return this.paused;
-  }
-
   push(chunk: Uint8Array): void {
     if (chunk.byteLength === 0) return;
     this.queue.push(chunk);
