@@ -2,7 +2,7 @@
  * Regenerates fixtures/<agent>/*.txt from the live agents (Claude Code and Codex, as installed in
  * node_modules) running offline against the fake model server, at every capture size.
  *
- *   node -r ./scripts/capture-register.js scripts/capture.ts [--agent claude|codex]... [--out DIR]
+ *   node -r ./scripts/capture-register.js scripts/capture.ts [--agent claude|codex]... [--out DIR] [--verbose]
  *
  * Each fixture's header pins the agent version read from the installed package.
  */
@@ -25,7 +25,7 @@ function isAgentName(name: string): name is AgentName {
   return name in SCENARIOS;
 }
 
-async function captureAgent(agent: AgentName, outRoot: string): Promise<number> {
+async function captureAgent(agent: AgentName, outRoot: string, verbose: boolean): Promise<number> {
   const installed = findInstalledAgent(agent);
   if ('missing' in installed) throw new Error(`cannot capture ${agent}: ${installed.missing}`);
   const directory = join(outRoot, agent);
@@ -33,7 +33,9 @@ async function captureAgent(agent: AgentName, outRoot: string): Promise<number> 
   rmSync(directory, { recursive: true, force: true });
   let count = 0;
   for (const size of CAPTURE_SIZES) {
-    const server = await FakeModelServer.start();
+    const server = await FakeModelServer.start(
+      verbose ? { log: (line) => console.log(`  [model] ${line}`) } : {},
+    );
     const writer = new FixtureWriter(directory, agent, installed.version, size);
     // A fixed scratch path keeps paths drawn on screen the same from one capture run to the next.
     const scratch = join(tmpdir(), `fux-capture-${agent}-${sizeLabel(size)}`);
@@ -57,6 +59,9 @@ async function main(): Promise<void> {
     options: {
       agent: { type: 'string', multiple: true },
       out: { type: 'string', default: join(REPO_ROOT, 'fixtures') },
+      // Prints every request the fake server answers: the first thing to read when a new agent
+      // release calls something the server does not know.
+      verbose: { type: 'boolean', default: false },
     },
   });
   const agents = values.agent ?? Object.keys(SCENARIOS);
@@ -65,7 +70,8 @@ async function main(): Promise<void> {
       throw new Error(`unknown agent "${agent}"; known: ${Object.keys(SCENARIOS).join(', ')}`);
   }
   let total = 0;
-  for (const agent of agents.filter(isAgentName)) total += await captureAgent(agent, values.out);
+  for (const agent of agents.filter(isAgentName))
+    total += await captureAgent(agent, values.out, values.verbose);
   const onDisk = agents.filter(isAgentName).map((agent) => readdirSync(join(values.out, agent)).length);
   console.log(`captured ${total} fixtures (${onDisk.join(' + ')} on disk)`);
 }

@@ -31,10 +31,6 @@ export class InProcessDetector {
     this.timer = setInterval(() => this.step(), RECHECK_MS);
   }
 
-  get state(): string {
-    return this.machine.state;
-  }
-
   /** Waits until the published state is `state`, reporting every change so far on timeout. */
   waitForState(state: string, timeoutMs: number): Promise<void> {
     return this.session.waitFor(() => this.machine.state === state, {

@@ -77,18 +77,9 @@ export class PtySession {
     return this.pty.pid;
   }
 
-  get isRunning(): boolean {
-    return !this.hasExited;
-  }
-
   /** Sends keystrokes as a user types them. */
   type(keys: string): void {
     this.pty.write(keys);
-  }
-
-  resize(cols: number, rows: number): void {
-    this.pty.resize(cols, rows);
-    this.terminal.resize(cols, rows);
   }
 
   /** The visible rows, right-trimmed; for predicates and for error messages. */

@@ -16,8 +16,4 @@ export class Gate {
     this.opened = true;
     for (const resolve of this.waiting.splice(0)) resolve();
   }
-
-  get isOpen(): boolean {
-    return this.opened;
-  }
 }

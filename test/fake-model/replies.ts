@@ -50,21 +50,6 @@ export function claudeWrite(filePath: string, content: string, pacing: Pacing = 
   return { kind: 'tool_call', name: 'Write', input: { file_path: filePath, content }, ...pacing };
 }
 
-/** Claude Code's in-place edit tool. */
-export function claudeEdit(
-  filePath: string,
-  oldString: string,
-  newString: string,
-  pacing: Pacing = {},
-): ToolCallReply {
-  return {
-    kind: 'tool_call',
-    name: 'Edit',
-    input: { file_path: filePath, old_string: oldString, new_string: newString },
-    ...pacing,
-  };
-}
-
 /** Claude Code's multiple-choice question to the user, drawn as a select list. */
 export function claudeAskUserQuestion(
   question: string,

@@ -26,13 +26,12 @@ export interface RecordedRequest {
 }
 
 export interface FakeModelServerOptions {
-  /** Receives one line per request; the capture CLI prints these, tests leave them silent. */
+  /** Receives one line per request; `capture --verbose` prints these, tests leave them silent. */
   readonly log?: (line: string) => void;
-  /** The text every side request gets back (a title, a quota probe's answer). */
-  readonly sideText?: string;
 }
 
-const DEFAULT_SIDE_TEXT = 'Fake session';
+/** What every side request gets back: the agents show it as the session title. */
+const SIDE_TEXT = 'Fake session';
 
 export class FakeModelServer {
   readonly requests: RecordedRequest[] = [];
@@ -148,7 +147,7 @@ export class FakeModelServer {
     path: string,
     body: unknown,
   ): { kind: RequestKind; api: RecordedRequest['api']; respond: (res: ServerResponse) => Promise<void> } {
-    const side = sideReply(body, this.options.sideText ?? DEFAULT_SIDE_TEXT);
+    const side = sideReply(body, SIDE_TEXT);
     if (method === 'POST' && path === '/v1/messages' && isMessagesRequest(body)) {
       const main = isMainMessagesRequest(body);
       const reply = main ? this.nextReply() : side;
@@ -197,8 +196,8 @@ export class FakeModelServer {
 
 /**
  * Side requests that ask for structured output (Claude Code's title request wants
- * `{"title": ...}` by JSON schema) get an object with every string property set to `sideText`;
- * the rest get `sideText` itself.
+ * `{"title": ...}` by JSON schema) get an object with every string property set to the side text;
+ * the rest get the side text itself.
  */
 function sideReply(body: unknown, sideText: string): Reply {
   const properties = jsonSchemaProperties(body);
