@@ -3,7 +3,6 @@
 // watch its screen.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { findSet } from '../../src/zor/rules/rule-set';
 import { loadRuleDirectories } from '../../src/zor/rules/sources';
 import { prepareClaude, type ClaudeRun } from '../agents/claude';
 import { submitPrompt } from '../agents/drive';
@@ -38,18 +37,15 @@ describe('zor watching the real Claude Code', () => {
     'publishes idle, working, blocked on the permission prompt, then idle, all as agent claude',
     async () => {
       if ('missing' in claude) return;
+      // Every bundled set, so the agent id comes from identifying the process, not from the test.
       const loaded = loadRuleDirectories([{ dir: join(REPO_ROOT, 'rules'), origin: 'bundled' }]);
       expect(loaded.errors.map((error) => error.message)).toEqual([]);
-      const set = findSet(
-        loaded.sets.map((entry) => entry.set),
-        'claude',
-      );
-      expect(set).toBeDefined();
+      const sets = loaded.sets.map((entry) => entry.set);
 
       server = await FakeModelServer.start();
       run = await prepareClaude({ bin: claude.bin, origin: server.origin, cols: 120, rows: 40 });
       session = PtySession.spawn(run.launch);
-      detector = new InProcessDetector(session, set!);
+      detector = new InProcessDetector(session, sets);
 
       // Idle only publishes after the 3 s startup grace: agents draw their prompt before they
       // start on a queued argument.
