@@ -15,7 +15,7 @@ export class UnixConnectError extends Error {
 }
 
 export interface ConnectUnixOptions {
-  /** How many more attempts when the listen backlog is full (EAGAIN); 10 back off to about 250 ms. */
+  /** How many more attempts when the listen backlog is full (EAGAIN); the default 60 back off over about 3 s. */
   retries?: number;
   /** Told before each retry, for a log line; `attempt` is the number of the attempt that failed. */
   onRetry?: (attempt: number, error: Error) => void;
@@ -71,7 +71,8 @@ function describe(path: string, error: NodeJS.ErrnoException, attempts: number):
  * Only this helper knows the transport is a unix socket; everything else takes a Duplex.
  */
 export async function connectUnix(path: string, options: ConnectUnixOptions = {}): Promise<net.Socket> {
-  const retries = options.retries ?? 10;
+  // ~3 s of retries: long enough to ride out a flood of connects on a loaded machine.
+  const retries = options.retries ?? 60;
   let delay = FIRST_RETRY_MS;
   for (let attempts = 1; ; attempts++) {
     try {
