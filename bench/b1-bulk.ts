@@ -104,7 +104,7 @@ function profileFux(lines: number, log: BenchOptions['log']): Promise<Table[]> {
 
 async function run(options: BenchOptions): Promise<Section> {
   const lines = options.quick ? 300_000 : 3_000_000;
-  const runs = options.quick ? 3 : 5;
+  const runs = 3;
   const fux = await FuxServer.start();
   const tmux = await TmuxServer.start({ historyLimit: HISTORY, cols: COLS, rows: ROWS });
   const fuxMs: number[] = [];

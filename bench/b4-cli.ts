@@ -49,7 +49,7 @@ async function profileCli(server: FuxServer, runs: number): Promise<{ tables: Ta
         ),
       );
     }
-    const { exclusive, inclusive, spanMs } = startupBreakdown(readProfiles(dir));
+    const { exclusive, inclusive, spanMs } = startupBreakdown(readProfiles(dir), fuxBin);
     const rows = (m: Map<string, number>, n: number): string[][] =>
       top(m, n).map(([k, v]) => [k, formatMs(v), `${((100 * v) / spanMs).toFixed(1)} %`]);
     const wallMs = median(walls);

@@ -31,11 +31,17 @@ export function readProfiles(dir: string): CpuProfile[] {
     .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as CpuProfile);
 }
 
+function fileOf(url: string): string {
+  return url.startsWith('file://') ? decodeURIComponent(url.slice('file://'.length)) : url;
+}
+
 /** Where a script comes from: an npm package, a part of fux (`dist/server`), or node itself. */
 export function origin(url: string): string {
   if (url === '') return '(native)';
+  // Resolving and reading modules outside any module's top level: oclif's lazy `import()`s.
+  if (url.startsWith('node:internal/modules/')) return 'node module loader';
   if (url.startsWith('node:')) return 'node internals';
-  const file = url.startsWith('file://') ? decodeURIComponent(url.slice('file://'.length)) : url;
+  const file = fileOf(url);
   const inPackage = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file);
   if (inPackage) return inPackage[1]!;
   const own = path.relative(repoRoot, file);
@@ -50,7 +56,7 @@ function isModuleInit(frame: CallFrame): boolean {
 }
 
 const SPECIAL = new Set(['(idle)', '(garbage collector)', '(program)', '(root)']);
-const ENTRY_POINTS = new Set(['node:internal/main/run_main_module']);
+const MAIN_MODULE = 'node:internal/main/run_main_module';
 
 /**
  * A span of time on the clock V8 stamps profiles with (CLOCK_MONOTONIC, µs): the same clock as
@@ -102,15 +108,19 @@ function scriptedLeaf(stack: CallFrame[]): CallFrame {
 }
 
 /**
- * Where a short-lived process (a CLI verb) spends its time, averaged over `profiles`:
+ * Where a short-lived process (a CLI verb) whose main script is `entryFile` spends its time,
+ * averaged over `profiles`:
  * - `load X`: top-level code of modules of X running (require, compile, evaluate), where X is the
  *   package of the innermost module being initialised: each package's own load cost;
- * - `load via X`: the same time charged to the outermost module load below the entry script,
+ * - `load via X`: the same time charged to the outermost module load other than the entry script,
  *   i.e. what requiring X costs including everything X requires;
  * - `run X`: everything else, by the package of the executing (scripted) frame;
  * - `(idle)`, `(garbage collector)`, `(program)`: V8's own.
  */
-export function startupBreakdown(profiles: CpuProfile[]): {
+export function startupBreakdown(
+  profiles: CpuProfile[],
+  entryFile: string,
+): {
   exclusive: Map<string, number>;
   inclusive: Map<string, number>;
   spanMs: number;
@@ -127,11 +137,11 @@ export function startupBreakdown(profiles: CpuProfile[]): {
         add(inclusive, leaf.functionName, ms);
         continue;
       }
-      // Module inits below the entry script (whose own top level runs the whole CLI).
-      const inits = stack
-        .filter(isModuleInit)
-        .filter((f) => !ENTRY_POINTS.has(f.url))
-        .slice(1);
+      // Module inits other than the entry script's (whose top level starts the whole CLI); a
+      // sample taken after an await has no entry frame, only the modules being loaded since.
+      const inits = stack.filter(
+        (f) => isModuleInit(f) && f.url !== MAIN_MODULE && fileOf(f.url) !== entryFile,
+      );
       if (inits.length > 0) {
         add(exclusive, `load ${origin(inits[inits.length - 1]!.url)}`, ms);
         add(inclusive, `load via ${origin(inits[0]!.url)}`, ms);
