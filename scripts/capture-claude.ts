@@ -1,7 +1,14 @@
 import { join } from 'node:path';
 import { XtermScreenView } from '../src/zor/screen/xterm-screen-view';
 import { Gate } from '../test/fake-model/gate';
-import { claudeAskUserQuestion, claudeBash, claudeWrite, text } from '../test/fake-model/replies';
+import {
+  claudeAskUserQuestion,
+  claudeBash,
+  claudeEnterPlanMode,
+  claudeExitPlanMode,
+  claudeWrite,
+  text,
+} from '../test/fake-model/replies';
 import type { FakeModelServer } from '../test/fake-model/server';
 import { CLAUDE_READY, prepareClaude, type ClaudeStartup } from '../test/agents/claude';
 import { createReleaseFifo, submitPrompt } from '../test/agents/drive';
@@ -65,6 +72,25 @@ export async function captureClaude(context: AgentCaptureContext): Promise<void>
       view,
       { name: 'startup-api-key', expect: 'blocked', matched: 'permission_dialog' },
       () => view.text().includes('Do you want to use this API key?'),
+    );
+  });
+  // Answering the plan approval either way leaves Claude in plan mode, so it gets its own session.
+  await withClaude(context, 'plan', CLAUDE_READY, async ({ session, view }) => {
+    await session.waitFor(() => view.text().includes('? for shortcuts'), {
+      timeoutMs: 20_000,
+      what: 'the prompt',
+    });
+    context.server.enqueue(
+      claudeEnterPlanMode(),
+      claudeExitPlanMode('1. Create notes.txt\n2. Write a line into it'),
+    );
+    await submitPrompt(session, 'Plan a change');
+    await capture(
+      context,
+      session,
+      view,
+      { name: 'plan-approval', expect: 'blocked', matched: 'choice_list' },
+      () => view.text().includes('Exit plan mode?'),
     );
   });
   await withClaude(context, 'trust', { ...CLAUDE_READY, trustFolder: false }, async ({ session, view }) => {

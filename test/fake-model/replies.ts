@@ -65,6 +65,16 @@ export function claudeAskUserQuestion(
   };
 }
 
+/** Claude Code's switch into plan mode, which it grants without asking. */
+export function claudeEnterPlanMode(pacing: Pacing = {}): ToolCallReply {
+  return { kind: 'tool_call', name: 'EnterPlanMode', input: {}, ...pacing };
+}
+
+/** Claude Code's request to leave plan mode with a plan, which the user must approve. */
+export function claudeExitPlanMode(plan: string, pacing: Pacing = {}): ToolCallReply {
+  return { kind: 'tool_call', name: 'ExitPlanMode', input: { plan }, ...pacing };
+}
+
 /**
  * Codex's shell tool. `require_escalated` asks to leave the sandbox, which under
  * `approval_policy = "on-request"` is what makes Codex show its approval prompt.
