@@ -1,0 +1,124 @@
+/**
+ * A streaming ECMA-48 boundary tracker: after each chunk of child output it says whether the byte
+ * stream sits between sequences, where zor may insert its own OSCs without corrupting anything.
+ * xterm's parser does not expose its state, so the wrapper runs this small machine over the same
+ * bytes. It only tracks structure (ESC sequences, CSI, OSC/DCS/SOS/PM/APC strings and UTF-8
+ * characters); it interprets nothing.
+ */
+
+const ESC = 0x1b;
+const BEL = 0x07;
+const CAN = 0x18;
+const SUB = 0x1a;
+const BACKSLASH = 0x5c;
+
+enum State {
+  Ground,
+  /** Inside a UTF-8 character: `pendingContinuations` more bytes to come. */
+  Utf8,
+  Escape,
+  EscapeIntermediate,
+  Csi,
+  /** OSC, DCS, SOS, PM or APC data, up to ST (`ESC \`), or BEL for OSC. */
+  String,
+  /** An ESC seen inside a string: ST if a backslash follows, else a new sequence. */
+  StringEscape,
+}
+
+export class EscapeBoundary {
+  private state = State.Ground;
+  private pendingContinuations = 0;
+  private stringIsOsc = false;
+
+  /** Whether the bytes fed so far end between sequences and between characters. */
+  get atBoundary(): boolean {
+    return this.state === State.Ground;
+  }
+
+  feed(bytes: Uint8Array): void {
+    for (const byte of bytes) this.step(byte);
+  }
+
+  private step(byte: number): void {
+    if ((byte === CAN || byte === SUB) && this.state !== State.Utf8) {
+      // CAN and SUB abort any sequence in progress.
+      this.state = State.Ground;
+      return;
+    }
+    switch (this.state) {
+      case State.Ground:
+        return this.ground(byte);
+      case State.Utf8:
+        if (byte >= 0x80 && byte <= 0xbf) {
+          if (--this.pendingContinuations === 0) this.state = State.Ground;
+          return;
+        }
+        // A malformed character ends here; the byte starts whatever comes next.
+        this.state = State.Ground;
+        return this.step(byte);
+      case State.Escape:
+        return this.escape(byte);
+      case State.EscapeIntermediate:
+        if (byte === ESC) this.state = State.Escape;
+        else if (byte >= 0x30 && byte <= 0x7e) this.state = State.Ground;
+        return;
+      case State.Csi:
+        if (byte === ESC) this.state = State.Escape;
+        else if (byte >= 0x40 && byte <= 0x7e) this.state = State.Ground;
+        return;
+      case State.String:
+        if (byte === ESC) this.state = State.StringEscape;
+        else if (byte === BEL && this.stringIsOsc) this.state = State.Ground;
+        return;
+      case State.StringEscape:
+        if (byte === BACKSLASH) {
+          this.state = State.Ground;
+          return;
+        }
+        // ESC inside a string ends it and begins a new escape sequence.
+        this.state = State.Escape;
+        return this.escape(byte);
+    }
+  }
+
+  private ground(byte: number): void {
+    if (byte === ESC) {
+      this.state = State.Escape;
+    } else if (byte >= 0xc2 && byte <= 0xdf) {
+      this.enterUtf8(1);
+    } else if (byte >= 0xe0 && byte <= 0xef) {
+      this.enterUtf8(2);
+    } else if (byte >= 0xf0 && byte <= 0xf4) {
+      this.enterUtf8(3);
+    }
+    // Everything else (text, C0 controls, stray continuation bytes) leaves us in ground.
+  }
+
+  private enterUtf8(continuations: number): void {
+    this.state = State.Utf8;
+    this.pendingContinuations = continuations;
+  }
+
+  private escape(byte: number): void {
+    if (byte === ESC) return;
+    if (byte === 0x5b /* [ */) {
+      this.state = State.Csi;
+    } else if (byte === 0x5d /* ] */) {
+      this.state = State.String;
+      this.stringIsOsc = true;
+    } else if (
+      byte === 0x50 /* P */ ||
+      byte === 0x58 /* X */ ||
+      byte === 0x5e /* ^ */ ||
+      byte === 0x5f /* _ */
+    ) {
+      this.state = State.String;
+      this.stringIsOsc = false;
+    } else if (byte >= 0x20 && byte <= 0x2f) {
+      this.state = State.EscapeIntermediate;
+    } else if (byte >= 0x30 && byte <= 0x7e) {
+      this.state = State.Ground;
+    }
+    // C0 controls inside an escape sequence are executed and do not end it.
+  }
+}
