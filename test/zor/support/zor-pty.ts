@@ -8,6 +8,8 @@ export interface PtyRun {
   output(): Buffer;
   text(): string;
   write(data: string): void;
+  /** Lets a `held` command start. */
+  start(): void;
   waitForText(needle: string | RegExp, what?: string): Promise<void>;
   readonly exited: Promise<{ exitCode: number; signal?: number }>;
 }
@@ -20,17 +22,25 @@ const running: pty.IPty[] = [];
  */
 export async function runInPty(
   argv: readonly string[],
-  options: { bare?: boolean; cols?: number; rows?: number; env?: NodeJS.ProcessEnv; sttyFirst?: string } = {},
+  options: {
+    bare?: boolean;
+    cols?: number;
+    rows?: number;
+    env?: NodeJS.ProcessEnv;
+    /** Hold the command until `start()`, so a test can set up the terminal first. */
+    held?: boolean;
+  } = {},
 ): Promise<PtyRun> {
   const script = await zorScript();
   const quoted = (options.bare ? argv : [process.execPath, script, 'zor', ...argv]).map(
     (word) => `'${word.replace(/'/g, `'\\''`)}'`,
   );
-  const stty = options.sttyFirst ?? 'stty -opost';
-  const terminal = pty.spawn('/bin/sh', ['-c', `${stty} && exec ${quoted.join(' ')}`], {
+  const hold = options.held ? ' && read _' : '';
+  const terminal = pty.spawn('/bin/sh', ['-c', `stty -opost${hold} && exec ${quoted.join(' ')}`], {
     cols: options.cols ?? 100,
     rows: options.rows ?? 30,
-    env: { ...process.env, ...options.env },
+    // A test run inside zor must not make the zor under test think it is nested.
+    env: { ...process.env, ZOR_PID: '', ...options.env },
     encoding: null,
   });
   running.push(terminal);
@@ -45,6 +55,7 @@ export async function runInPty(
     output,
     text: () => output().toString('utf8'),
     write: (data) => terminal.write(data),
+    start: () => terminal.write('\n'),
     waitForText: async (needle, what) => {
       await waitFor(
         () =>
