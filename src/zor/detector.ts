@@ -68,9 +68,10 @@ export class Detector {
     };
   }
 
-  /** The latest raw verdict, `undefined` before the first evaluation or without an agent. */
-  get lastVerdict(): Verdict | undefined {
-    return this.machine.watching ? this.verdict : undefined;
+  /** The raw verdict for the screen as it is now (for fixture dumps); `undefined` without an agent. */
+  verdictNow(): Verdict | undefined {
+    const set = this.ruleSet;
+    return this.machine.watching && set !== undefined ? evaluate(set, this.options.screen) : undefined;
   }
 
   /** The rule set in use, when an agent is identified. */

@@ -21,7 +21,10 @@ const yes = (matched: boolean) => (matched ? 'yes' : 'no');
 
 function excerpt(lines: readonly string[]): string[] {
   if (lines.length === 0) return ['(empty)'];
-  const shown = lines.length <= EXCERPT_LINES ? lines : [...lines.slice(0, 2), '…', ...lines.slice(-3)];
+  const shown =
+    lines.length <= EXCERPT_LINES
+      ? lines
+      : [...lines.slice(0, 2), `… (${lines.length - 5} more lines)`, ...lines.slice(-3)];
   return shown.map((line) => {
     const characters = Array.from(line);
     return characters.length <= EXCERPT_WIDTH ? line : characters.slice(0, EXCERPT_WIDTH - 1).join('') + '…';

@@ -252,7 +252,7 @@ export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
         screen,
         agent: detector.published.agent,
         agentVersion: detector.ruleSet?.agentVersion,
-        verdict: detector.lastVerdict,
+        verdict: detector.verdictNow(),
       },
       ++dumps,
     );
