@@ -1,52 +1,30 @@
 /**
- * The single owner of zor's stdout. Child output is written first, in the chunks it arrived in,
- * before anything parses it; zor's own bytes (state OSCs, titles) are written only when the stream
- * sits at an escape-sequence boundary, and otherwise wait for the next chunk that ends at one.
+ * Ordering of zor's stdout. Child output is handed on the moment it arrives, before anything
+ * parses it; zor's own bytes (state OSCs, titles) go out only when the stream sits at an
+ * escape-sequence boundary, and otherwise wait for the next chunk that ends at one. Everything
+ * goes through one `write`, in order, so a chunk and an injection never interleave.
  */
 import { EscapeBoundary } from './escape-boundary';
 
 export class OrderedOutput {
   private readonly boundary = new EscapeBoundary();
-  private pending: string[] = [];
-  private blocked = false;
+  private pendingInjections: string[] = [];
 
-  /**
-   * @param onBackpressure called with true when stdout's buffer is full (stop reading the child)
-   *   and false once it drains.
-   */
-  constructor(
-    private readonly out: NodeJS.WritableStream,
-    private readonly onBackpressure: (full: boolean) => void,
-  ) {}
+  constructor(private readonly write: (bytes: Buffer) => void) {}
 
   childOutput(chunk: Uint8Array): void {
-    this.write(chunk);
+    this.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     this.boundary.feed(chunk);
-    if (this.boundary.atBoundary && this.pending.length > 0) {
-      const queued = this.pending.join('');
-      this.pending = [];
-      this.write(queued);
+    if (this.boundary.atBoundary && this.pendingInjections.length > 0) {
+      const queued = this.pendingInjections.join('');
+      this.pendingInjections = [];
+      this.write(Buffer.from(queued, 'utf8'));
     }
   }
 
   /** Writes zor's own bytes now if the stream is between sequences, else after the next chunk that is. */
   inject(text: string): void {
-    if (this.boundary.atBoundary) this.write(text);
-    else this.pending.push(text);
-  }
-
-  /** Resolves once everything written so far has been handed to the operating system. */
-  flush(): Promise<void> {
-    return new Promise((resolve) => this.out.write('', () => resolve()));
-  }
-
-  private write(data: Uint8Array | string): void {
-    if (this.out.write(data) || this.blocked) return;
-    this.blocked = true;
-    this.onBackpressure(true);
-    this.out.once('drain', () => {
-      this.blocked = false;
-      this.onBackpressure(false);
-    });
+    if (this.boundary.atBoundary) this.write(Buffer.from(text, 'utf8'));
+    else this.pendingInjections.push(text);
   }
 }

@@ -1,5 +1,5 @@
 import { build } from 'esbuild';
-import { mkdirSync, renameSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from './paths';
 
@@ -39,6 +39,7 @@ export function zorScript(): Promise<string> {
       logLevel: 'error',
     });
     renameSync(`${out}.partial`, out);
+    process.once('exit', () => rmSync(out, { force: true }));
     return out;
   })();
   return built;

@@ -1,6 +1,5 @@
 // seed 001 "Passthrough is the invariant" and DESIGN.md §10: zor's bytes go in only between
 // sequences, over a corpus of every sequence class split at every chunk boundary.
-import { Writable } from 'node:stream';
 import corpus from '../data/escape-corpus.json';
 import { EscapeBoundary } from '../../../src/zor/wrapper/escape-boundary';
 import { OrderedOutput } from '../../../src/zor/wrapper/ordered-output';
@@ -50,33 +49,25 @@ describe('EscapeBoundary', () => {
   });
 });
 
-class Collector extends Writable {
-  readonly chunks: Buffer[] = [];
-  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
-    this.chunks.push(Buffer.from(chunk));
-    done();
-  }
-}
-
 describe('OrderedOutput over the corpus split at every byte', () => {
   const MARK = '<zor>';
 
   it.each([...Array(stream.length + 1).keys()])(
     'split at byte %i: child bytes intact, insertions only at boundaries',
     (split) => {
-      const out = new Collector();
-      const output = new OrderedOutput(out, () => undefined);
+      const written: Buffer[] = [];
+      const output = new OrderedOutput((bytes) => written.push(Buffer.from(bytes)));
       output.childOutput(stream.subarray(0, split));
       output.inject(MARK);
       output.childOutput(stream.subarray(split));
       output.inject(MARK);
-      const written = Buffer.concat(out.chunks).toString('latin1');
+      const stdout = Buffer.concat(written).toString('latin1');
       const mark = Buffer.from(MARK).toString('latin1');
-      expect(written.split(mark).join('')).toBe(stream.toString('latin1'));
+      expect(stdout.split(mark).join('')).toBe(stream.toString('latin1'));
       // Each insertion sits at a byte offset (counted in child bytes) that is between atoms.
       let childOffset = 0;
       const insertedAt: number[] = [];
-      for (const piece of written.split(mark).slice(0, -1)) {
+      for (const piece of stdout.split(mark).slice(0, -1)) {
         childOffset += Buffer.from(piece, 'latin1').length;
         insertedAt.push(childOffset);
       }

@@ -1,0 +1,142 @@
+/**
+ * The wrapper's view of the child's output: every chunk goes to stdout first, then to an
+ * @xterm/headless terminal, and once parsed the detector steps and the announcer emits. It also
+ * schedules the detector's timed steps (holds, probes, heartbeats) and pauses the child when
+ * stdout or the parser fall behind.
+ */
+import { Unicode11Addon } from '@xterm/addon-unicode11';
+import { Terminal } from '@xterm/headless';
+import { performance } from 'node:perf_hooks';
+import { Detector, type DetectorOptions } from '../detector';
+import { XtermScreenView } from '../screen/xterm-screen-view';
+import type { Announcer } from './announcer';
+import { dumpFixture } from './fixture-dump';
+import { FdWriter } from './fd-writer';
+import { OrderedOutput } from './ordered-output';
+
+/** Above this much unparsed output the child is paused; xterm discards beyond 50 MB pending. */
+const PARSE_HIGH_WATER = 4 * 1024 * 1024;
+const PARSE_LOW_WATER = 1024 * 1024;
+/** The stdout zor writes the child's output to. */
+const STDOUT_FD = 1;
+
+export type PauseReason = 'stdout' | 'parser';
+
+export interface OutputWatcherOptions {
+  readonly cols: number;
+  readonly rows: number;
+  readonly detector: Omit<DetectorOptions, 'screen' | 'now'>;
+  /** Builds the announcer once the watcher can take injections. */
+  readonly announcer: (inject: (text: string) => void, childTitle: () => string) => Announcer;
+  /** Stop (true) or restart (false) reading the child, for one reason among several. */
+  readonly pause: (reason: PauseReason, paused: boolean) => void;
+  readonly debug: ((line: string) => void) | undefined;
+}
+
+function scrollbackFor(rows: number): number {
+  // The detection window reaches into scrollback by up to a screenful.
+  return Math.max(rows * 2, 100);
+}
+
+export class OutputWatcher {
+  private readonly terminal: Terminal;
+  private readonly screen: XtermScreenView;
+  private readonly detector: Detector;
+  private readonly stdout: FdWriter;
+  private readonly output: OrderedOutput;
+  readonly announcer: Announcer;
+  private timer: NodeJS.Timeout | undefined;
+  private stepQueued = false;
+  private finished = false;
+  private unparsed = 0;
+  private dumps = 0;
+
+  constructor(private readonly options: OutputWatcherOptions) {
+    this.terminal = new Terminal({
+      cols: options.cols,
+      rows: options.rows,
+      scrollback: scrollbackFor(options.rows),
+      allowProposedApi: true,
+    });
+    this.terminal.loadAddon(new Unicode11Addon());
+    this.terminal.unicode.activeVersion = '11';
+    this.screen = new XtermScreenView(this.terminal);
+    this.detector = new Detector({ ...options.detector, screen: this.screen, now: performance.now() });
+    this.stdout = new FdWriter(STDOUT_FD, (full) => options.pause('stdout', full));
+    this.output = new OrderedOutput((bytes) => this.stdout.write(bytes));
+    this.announcer = options.announcer(
+      (text) => this.output.inject(text),
+      () => this.screen.title(),
+    );
+    this.terminal.onTitleChange(() => this.announcer.childSetTitle(this.screen.title()));
+    const debug = options.debug;
+    if (debug !== undefined) {
+      // zor 0.1 passes a child's own state reports through and only logs them (seed 001).
+      for (const number of [7877, 21337]) {
+        this.terminal.parser.registerOscHandler(number, (data) => {
+          debug(`child sent OSC ${number};${data}`);
+          return true;
+        });
+      }
+    }
+  }
+
+  /** Starts the timed steps (the first probe runs at once). */
+  start(): void {
+    this.step();
+  }
+
+  childOutput(chunk: Buffer): void {
+    this.output.childOutput(chunk);
+    this.unparsed += chunk.length;
+    if (this.unparsed > PARSE_HIGH_WATER) this.options.pause('parser', true);
+    this.terminal.write(chunk, () => {
+      this.unparsed -= chunk.length;
+      if (this.unparsed < PARSE_LOW_WATER) this.options.pause('parser', false);
+      this.queueStep();
+    });
+  }
+
+  resize(cols: number, rows: number): void {
+    this.terminal.resize(cols, rows);
+    this.terminal.options.scrollback = Math.max(scrollbackFor(rows), this.terminal.options.scrollback ?? 0);
+  }
+
+  /** Writes a fixture of what the rules see now (SIGUSR1) and returns its path. */
+  dumpFixture(): string {
+    return dumpFixture(
+      {
+        screen: this.screen,
+        agent: this.detector.published.agent,
+        agentVersion: this.detector.ruleSet?.agentVersion,
+        verdict: this.detector.verdictNow(),
+      },
+      ++this.dumps,
+    );
+  }
+
+  /** The child has exited: stop stepping, let the announcer close, and flush stdout. */
+  async finish(exit: { readonly code: number | null; readonly signal?: string | undefined }): Promise<void> {
+    this.finished = true;
+    clearTimeout(this.timer);
+    this.announcer.childExited(exit);
+    await this.stdout.flush();
+    this.screen.dispose();
+    this.terminal.dispose();
+  }
+
+  private step(): void {
+    this.stepQueued = false;
+    if (this.finished) return;
+    this.announcer.handle(this.detector.step(performance.now()));
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.step(), Math.max(0, this.detector.nextDeadline() - performance.now()));
+  }
+
+  /** Output parsed: step once per turn of the event loop, however many chunks arrived. */
+  private queueStep(): void {
+    if (this.stepQueued) return;
+    this.stepQueued = true;
+    setImmediate(() => this.step());
+  }
+}
