@@ -1,0 +1,98 @@
+/**
+ * The user's config: `$XDG_CONFIG_HOME/fux/config.toml`, TOML read with smol-toml and checked by a
+ * strict zod schema (an unknown key is an error, so a typo never silently does nothing). Every
+ * problem names the file, the line and the key. docs/config.md lists the keys; a key added here
+ * goes there too.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { isTomlError, parseToml } from '../zor/rules/toml';
+import { tomlKeyLine } from './toml-key-line';
+
+export const configSchema = z.strictObject({
+  notify: z.boolean().default(true).describe('desktop notifications when an agent is blocked or finishes'),
+  hooks: z
+    .array(z.string().min(1))
+    .default([])
+    .describe('shell commands started with the server and restarted (with backoff) when they exit'),
+});
+
+export type FuxConfig = z.infer<typeof configSchema>;
+
+export const DEFAULT_CONFIG: FuxConfig = configSchema.parse({});
+
+export const CONFIG_FILE_NAME = 'config.toml';
+
+export function configFile(configDir: string): string {
+  return path.join(configDir, CONFIG_FILE_NAME);
+}
+
+/** A config file that cannot be used; each problem is `FILE:LINE: key: what is wrong`. */
+export class ConfigError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: readonly string[],
+  ) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+function keyName(parts: readonly PropertyKey[]): string {
+  return parts
+    .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`))
+    .join('');
+}
+
+function located(file: string, text: string, keyPath: readonly PropertyKey[]): string {
+  const line = tomlKeyLine(
+    text,
+    keyPath.filter((part): part is string | number => typeof part !== 'symbol'),
+  );
+  return line === undefined ? file : `${file}:${line}`;
+}
+
+function describeIssue(file: string, text: string, issue: z.core.$ZodIssue): string[] {
+  if (issue.code === 'unrecognized_keys') {
+    // One line per key, each where it is written.
+    return issue.keys.map((key) => {
+      const keyPath = [...issue.path, key];
+      return `${located(file, text, keyPath)}: ${keyName(keyPath)}: unknown key (docs/config.md lists the keys)`;
+    });
+  }
+  const key = keyName(issue.path);
+  return [`${located(file, text, issue.path)}: ${key === '' ? '' : `${key}: `}${issue.message}`];
+}
+
+/** Parses config text; `file` names the source in errors. */
+export function parseConfig(text: string, file: string): FuxConfig {
+  let raw: unknown;
+  try {
+    raw = parseToml(text);
+  } catch (error) {
+    if (!isTomlError(error)) throw error;
+    const message = error.message.split('\n')[0] ?? error.message;
+    throw new ConfigError(file, [`${file}:${error.line}:${error.column}: ${message}`]);
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(
+      file,
+      parsed.error.issues.flatMap((issue) => describeIssue(file, text, issue)),
+    );
+  }
+  return parsed.data;
+}
+
+/** Reads the config file; a missing file is the defaults, an unreadable or bad one a ConfigError. */
+export function loadConfig(file: string): FuxConfig {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return DEFAULT_CONFIG;
+    throw new ConfigError(file, [`${file}: cannot read it: ${(error as Error).message}`]);
+  }
+  return parseConfig(text, file);
+}

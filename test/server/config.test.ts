@@ -1,0 +1,126 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ConfigError, DEFAULT_CONFIG, loadConfig, parseConfig } from '../../src/server/config';
+import { ConfigStore } from '../../src/server/config-store';
+import { tomlKeyLine } from '../../src/server/toml-key-line';
+
+const FILE = '/home/u/.config/fux/config.toml';
+
+function problems(text: string): readonly string[] {
+  try {
+    parseConfig(text, FILE);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('the config was accepted');
+}
+
+describe('config.toml', () => {
+  test('every key has a default, so an empty file is the defaults', () => {
+    expect(parseConfig('', FILE)).toEqual({ notify: true, hooks: [] });
+    expect(DEFAULT_CONFIG).toEqual({ notify: true, hooks: [] });
+  });
+
+  test('notify and hooks are read as written', () => {
+    expect(parseConfig('notify = false\nhooks = ["fux-slack", "sleep 1"]\n', FILE)).toEqual({
+      notify: false,
+      hooks: ['fux-slack', 'sleep 1'],
+    });
+  });
+
+  test('an unknown key is an error naming the file, its line and the key', () => {
+    expect(problems('notify = true\n\nnotfy = false\n')).toEqual([
+      `${FILE}:3: notfy: unknown key (docs/config.md lists the keys)`,
+    ]);
+  });
+
+  test('a value of the wrong type names the line and the key', () => {
+    const [problem] = problems('hooks = []\nnotify = "yes"\n');
+    expect(problem).toMatch(new RegExp(`^${FILE}:2: notify: .*expected boolean`));
+  });
+
+  test('a bad element of a list names the key with its index', () => {
+    const [problem] = problems('hooks = [\n  "ok",\n  "",\n]\n');
+    expect(problem).toMatch(new RegExp(`^${FILE}:1: hooks\\[1\\]: `));
+  });
+
+  test('a TOML syntax error names the line and column', () => {
+    const [problem] = problems('notify = true\nhooks = [\n');
+    expect(problem).toMatch(new RegExp(`^${FILE}:\\d+:\\d+: `));
+  });
+
+  test('a missing file is the defaults', () => {
+    expect(loadConfig(path.join(os.tmpdir(), 'fux-no-such-dir', 'config.toml'))).toBe(DEFAULT_CONFIG);
+  });
+});
+
+describe('finding the line of a key in TOML', () => {
+  test('keys inside tables and dotted keys are found where they are written', () => {
+    const text = 'a = 1\n[bind]\nx = "split"\n[zor]\nrules.dir = "d"\n';
+    expect(tomlKeyLine(text, ['a'])).toBe(1);
+    expect(tomlKeyLine(text, ['bind', 'x'])).toBe(3);
+    expect(tomlKeyLine(text, ['zor', 'rules', 'dir'])).toBe(5);
+  });
+
+  test('a key that is not written falls back to its table header', () => {
+    expect(tomlKeyLine('[bind]\nx = 1\n', ['bind', 'y'])).toBe(1);
+    expect(tomlKeyLine('x = 1\n', ['y'])).toBeUndefined();
+  });
+});
+
+describe('the config in force', () => {
+  let dir: string;
+  const logged: string[] = [];
+  const log = {
+    info: (m: string) => void logged.push(`info ${m}`),
+    warn: (m: string) => void logged.push(`warn ${m}`),
+    error: (m: string) => void logged.push(`error ${m}`),
+  };
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fux-config-'));
+    logged.length = 0;
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  test('a bad file at start is logged and the defaults are used', () => {
+    const file = path.join(dir, 'config.toml');
+    fs.writeFileSync(file, 'notify = 3\n');
+    const store = new ConfigStore(file, log);
+    expect(store.current).toEqual(DEFAULT_CONFIG);
+    expect(logged.join('\n')).toMatch(new RegExp(`error config: ${file}:1: notify: [^]*using the defaults`));
+  });
+
+  test('a reload with a bad file keeps the last good config; a good one replaces it and is announced', () => {
+    const file = path.join(dir, 'config.toml');
+    fs.writeFileSync(file, 'notify = false\n');
+    const store = new ConfigStore(file, log);
+    const seen: unknown[] = [];
+    store.onChange((config) => seen.push(config));
+    expect(store.current.notify).toBe(false);
+
+    fs.writeFileSync(file, 'notify = true\nprefix = "C-b"\n');
+    expect(store.reload()).toBe(false);
+    expect(store.current.notify).toBe(false);
+    expect(logged.at(-1)).toMatch(/prefix: unknown key[^]*the last good config stays in force/);
+
+    fs.writeFileSync(file, 'hooks = ["true"]\n');
+    expect(store.reload()).toBe(true);
+    expect(store.current).toEqual({ notify: true, hooks: ['true'] });
+    expect(seen).toEqual([{ notify: true, hooks: ['true'] }]);
+  });
+
+  test('watching the directory reloads the file when it is written', async () => {
+    const file = path.join(dir, 'fux', 'config.toml');
+    const store = new ConfigStore(file, log);
+    store.watch();
+    try {
+      const changed = new Promise((resolve) => store.onChange(resolve));
+      fs.writeFileSync(file, 'notify = false\n');
+      await expect(changed).resolves.toEqual({ notify: false, hooks: [] });
+    } finally {
+      store.close();
+    }
+  });
+});
