@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { createStreamHandler } from '../rpc/server';
 import { EventBus } from './events';
@@ -8,6 +9,11 @@ import { appRouter, type Context } from './router';
 import { Logger } from './log';
 import { Workspaces, defaultSettings, type ServerSettings } from './workspaces';
 import { version } from './version';
+import { AgentDetection } from './agent/agent-detection';
+import { configFile } from './config';
+import { ConfigStore } from './config-store';
+import { Hooks } from './hooks';
+import { platformNotifier } from './notifier';
 
 export interface ServeOptions {
   socket: string;
@@ -104,7 +110,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   fs.rmSync(paths.socket, { force: true });
 
   const bus = new EventBus();
-  const workspaces = new Workspaces({ ...defaultSettings(paths.socket), ...opts.settings }, bus);
+  const config = new ConfigStore(configFile(paths.configDir), log);
+  const detection = AgentDetection.load(process.env, log);
+  const workspaces = new Workspaces({ ...defaultSettings(paths.socket), ...opts.settings }, bus, detection);
+  const notifier = platformNotifier(bus, () => config.current.notify, process.env);
   const started = Date.now();
   let stopping: Promise<void> | undefined;
   let resolveStopped!: () => void;
@@ -165,11 +174,25 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   }
   log.info(`fux ${version} listening on ${paths.socket} (pid ${process.pid})`);
 
+  // Hooks start once the socket answers, so a hook that connects at once finds the server.
+  const hookEnv: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('FUX_')) hookEnv[k] = v;
+  hookEnv.FUX_SOCKET = paths.socket;
+  const hookOutput = fs.openSync(paths.log, 'a', 0o600);
+  const hooks = new Hooks({ env: hookEnv, cwd: os.homedir(), output: hookOutput, log });
+  void hooks.set(config.current.hooks);
+  config.onChange((next) => void hooks.set(next.hooks));
+  config.watch();
+
   async function stop(reason: string): Promise<void> {
     if (stopping) return stopping;
     stopping = (async () => {
       log.info(`stopping: ${reason}`);
+      config.close();
+      notifier.close();
       workspaces.hangUpAll();
+      await hooks.stopAll();
+      fs.closeSync(hookOutput);
       await new Promise<void>((r) => listener.close(() => r()));
       fs.rmSync(paths.socket, { force: true });
       fs.rmSync(paths.lock, { force: true });

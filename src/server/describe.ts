@@ -1,7 +1,8 @@
+import { flagNames } from '../zor/agent-state';
 import type { PaneInfo, WorkspaceInfo } from './schemas';
 import type { Workspace } from './workspace';
 
-/** The `list` view of a workspace: every tab with its layout, every pane with its geometry and focus. */
+/** The `list` view of a workspace: every tab with its layout, every pane with its geometry, focus and agent. */
 export function describeWorkspace(ws: Workspace): WorkspaceInfo {
   const panes: PaneInfo[] = [];
   const tabs = ws.tabs.map((tab, i) => {
@@ -12,6 +13,7 @@ export function describeWorkspace(ws: Workspace): WorkspaceInfo {
       const r = rects.get(id);
       if (!e || !r) continue;
       const focused = tab.layout.focused === id;
+      const status = e.agent.current;
       panes.push({
         id,
         tab: i + 1,
@@ -21,6 +23,11 @@ export function describeWorkspace(ws: Workspace): WorkspaceInfo {
         title: e.pane.title,
         focused,
         active: active && focused,
+        agent: status.agent ?? null,
+        state: status.state,
+        visible: flagNames(status.visible),
+        since: e.agent.since,
+        unseen: e.unseen,
         x: r.x,
         y: r.y,
         cols: r.cols,

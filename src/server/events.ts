@@ -3,6 +3,14 @@ import { z } from 'zod';
 /** Every event carries its type, its workspace and when it happened (ms since the epoch). */
 const base = { workspace: z.string(), ts: z.number() };
 
+/** zor's four states: an agent working, blocked on a question, idle, or no agent in the pane. */
+export const agentState = z.enum(['working', 'blocked', 'idle', 'none']);
+
+/** The `visible_*` flags that are set: the screen shows the state outright rather than zor inferring it. */
+export const visibleFlags = z
+  .array(z.enum(['idle', 'blocker', 'working']))
+  .describe('the visible_* flags set: the screen shows an idle prompt, a question (blocker), a spinner');
+
 export const exitStatus = z.object({
   code: z.number().nullable().describe('exit code, null when killed by a signal'),
   signal: z.number().nullable().describe('the signal number that ended it, or null'),
@@ -20,6 +28,19 @@ export const eventSchemas = {
   'pane.closed': z.object({ type: z.literal('pane.closed'), ...base, id: z.number(), exit: exitStatus }),
   'pane.focused': z.object({ type: z.literal('pane.focused'), ...base, id: z.number() }),
   'pane.title': z.object({ type: z.literal('pane.title'), ...base, id: z.number(), title: z.string() }),
+  'agent.state': z
+    .object({
+      type: z.literal('agent.state'),
+      ...base,
+      id: z.number(),
+      agent: z.string().nullable().describe('the agent (its rule set, or what it reported), null with none'),
+      previous: agentState,
+      state: agentState,
+      visible: visibleFlags,
+    })
+    .describe(
+      "a pane's agent changed state (or its visible flags changed): zor's rules on the pane's screen, or the pane's own OSC 7877 report",
+    ),
   'pane.output': z
     .object({ type: z.literal('pane.output'), ...base, id: z.number() })
     .describe('a nudge to capture, not the data: at most one per pane per 250 ms'),

@@ -99,6 +99,12 @@ function procedureSection(path: string, def: ProcedureDef): string[] {
   lines.push('Input:', '', ...fieldTable(jsonSchema(def.inputs[0])));
   if (def.output) {
     lines.push('Output:', '', ...fieldTable(jsonSchema(def.output)));
+  } else if (meta?.yields) {
+    lines.push(
+      'Output: one `data` message, then `stopped` (or an error):',
+      '',
+      ...fieldTable(jsonSchema(meta.yields)),
+    );
   } else if (def.type === 'subscription') {
     lines.push('Output: a stream of events (below), one `data` message each.', '');
   }

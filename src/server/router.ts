@@ -1,11 +1,13 @@
 import { initTRPC, TRPCError } from '@trpc/server';
+import type { z } from 'zod';
 import type { EventBus, FuxEvent } from './events';
 import { FuxError } from './errors';
 import { describeWorkspace } from './describe';
-import { inputs, outputs } from './schemas';
+import { inputs, outputs, type WaitResult } from './schemas';
 import { SubscriberQueue, SubscriberTooSlow } from './subscriber';
 import type { Workspaces, Launch } from './workspaces';
 import type { PaneEntry } from './workspace';
+import { startWait, type PendingWait } from './wait';
 
 /** What the transport tells a procedure about its connection (see src/rpc). */
 export interface ConnectionHandle {
@@ -34,6 +36,8 @@ export interface Context {
 export interface ProcedureMeta {
   verb: string;
   description: string;
+  /** What a subscription that is not an event stream sends, for the protocol document. */
+  yields?: z.ZodType;
 }
 
 const t = initTRPC
@@ -79,6 +83,15 @@ const opened = (
 });
 
 const ok = { ok: true as const };
+
+/** A wait as a stream of one message: the result, then the end (or the error). */
+async function* waitResult(wait: PendingWait): AsyncGenerator<WaitResult> {
+  try {
+    yield await wait.result;
+  } finally {
+    wait.cancel();
+  }
+}
 
 export const appRouter = t.router({
   list: proc
@@ -258,6 +271,24 @@ export const appRouter = t.router({
       } finally {
         stop();
       }
+    }),
+
+  // A subscription, not a long mutation: the caller hears "started" once the wait is registered,
+  // so a script can start it, then send the prompt, and cannot miss a fast agent; and a caller
+  // that goes away (Ctrl-C) stops the wait on the server instead of leaving it to its timeout.
+  wait: proc
+    .meta({
+      verb: 'wait',
+      description:
+        "until panes' agents make a transition into a state after the call (with `now`, being there counts); one message, then the end",
+      yields: outputs.wait,
+    })
+    .input(inputs.wait)
+    .subscription(({ ctx, input, signal }) => {
+      // Registered here, synchronously, before tRPC answers "started".
+      const wait = startWait(ctx.bus, ctx.workspaces, input);
+      signal?.addEventListener('abort', () => wait.cancel(), { once: true });
+      return waitResult(wait);
     }),
 
   server: t.router({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventTypes } from './events';
+import { agentState, eventTypes, visibleFlags } from './events';
 
 /** Input and output shapes of the control API. The router, the client's types and docs/protocol.md all come from these. */
 
@@ -98,6 +98,26 @@ export const inputs = {
       .describe('event types; default: all'),
     workspace: z.string().optional().describe('only events of this workspace; default: all'),
   }),
+  wait: z.object({
+    workspace: workspaceName,
+    ids: z.array(paneId).min(1).max(1024).describe('the panes to watch'),
+    state: agentState.describe('the state to wait for'),
+    any: z
+      .boolean()
+      .optional()
+      .describe('the first pane to get there ends the wait; default: every pane must'),
+    now: z
+      .boolean()
+      .optional()
+      .describe('a pane already in the state counts; default: only a transition after the call does'),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(1)
+      .max(2 ** 31 - 1)
+      .optional()
+      .describe('give up (a TIMEOUT error) after this many ms; default: wait as long as it takes'),
+  }),
   serverInfo: z.object({}),
   serverKill: z.object({}),
 };
@@ -113,6 +133,18 @@ export const paneInfo = z.object({
   title: z.string(),
   focused: z.boolean().describe('the focused pane of its tab'),
   active: z.boolean().describe('focused in the active tab: where keys go'),
+  agent: z
+    .string()
+    .nullable()
+    .describe('the agent zor sees in the foreground (or the pane reported), null if none'),
+  state: agentState.describe("the agent's state; none without an agent"),
+  visible: visibleFlags,
+  since: z
+    .number()
+    .describe('when the state last changed (ms since the epoch; the pane start before any change)'),
+  unseen: z
+    .boolean()
+    .describe('the agent finished (working or blocked, then idle) and the pane has not been focused since'),
   ...rect,
 });
 
@@ -166,6 +198,21 @@ export const outputs = {
   }),
   workspaceNew: z.object({ name: z.string() }),
   workspaceKill: z.object({ panes: z.number() }),
+  wait: z.object({
+    panes: z
+      .array(
+        z.object({
+          id: paneId,
+          agent: z.string().nullable(),
+          previous: agentState
+            .nullable()
+            .describe('the state it came from; null when it was already there (`now`)'),
+          state: agentState,
+          ts: z.number().describe('when it got there (ms since the epoch)'),
+        }),
+      )
+      .describe('the panes that got there, in the order they did (with `any`, the first)'),
+  }),
   serverInfo: z.object({
     pid: z.number(),
     version: z.string(),
@@ -176,4 +223,5 @@ export const outputs = {
 };
 
 export type PaneInfo = z.infer<typeof paneInfo>;
+export type WaitResult = z.infer<typeof outputs.wait>;
 export type WorkspaceInfo = z.infer<typeof workspaceInfo>;

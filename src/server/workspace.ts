@@ -1,14 +1,18 @@
 import type { Pane } from './pane';
+import type { PaneAgent } from './agent/pane-agent';
 import { TabLayout, type Axis, type PaneId, type Rect } from './layout';
 import { contentRect } from './layout/geometry';
 import { FuxError, noPane } from './errors';
 
-/** A pane as the workspace knows it: the pty and emulator plus where it lives. */
+/** A pane as the workspace knows it: the pty and emulator, its agent detector, and where it lives. */
 export interface PaneEntry {
   id: PaneId;
   tab: Tab;
   pane: Pane;
   command: string[];
+  agent: PaneAgent;
+  /** Its agent finished (working or blocked, then idle) while it was not the active pane, and it has not been focused since. */
+  unseen: boolean;
 }
 
 export interface Size {

@@ -5,6 +5,9 @@ import { FuxError, noWorkspace } from './errors';
 import type { EventBus } from './events';
 import { encodeKeys } from './keys';
 import { OutputThrottle } from './throttle';
+import type { AgentDetection } from './agent/agent-detection';
+import { isFinish, type AgentChange } from './agent/agent-status';
+import { flagNames } from '../zor/agent-state';
 
 /** What the caller of `new`/`split` runs and where: its own cwd and environment unless overridden. */
 export interface Launch {
@@ -42,6 +45,7 @@ export class Workspaces {
   constructor(
     readonly settings: ServerSettings,
     private readonly bus: EventBus,
+    private readonly detection: AgentDetection,
   ) {
     this.throttle = new OutputThrottle(250, (ws, id) => {
       if (this.byName.get(ws)?.panes.has(id)) this.bus.emit({ type: 'pane.output', workspace: ws, id });
@@ -140,7 +144,8 @@ export class Workspaces {
     }
     this.byName.set(ws.name, ws);
     const tab = place(id);
-    const entry: PaneEntry = { id, tab, pane, command: argv };
+    const agent = this.detection.watch(pane, (change) => this.agentChanged(ws, entry, change));
+    const entry: PaneEntry = { id, tab, pane, command: argv, agent, unseen: false };
     ws.panes.set(id, entry);
     ws.activeTab = tab;
     ws.fit(tab);
@@ -157,10 +162,31 @@ export class Workspaces {
     pane.on('exit', (exit) => this.reap(ws, entry, exit));
   }
 
+  /**
+   * A pane's agent changed state: the `agent.state` event, and attention: an agent that finished
+   * while its pane was not the active one is marked unseen until the pane is focused.
+   */
+  private agentChanged(ws: Workspace, entry: PaneEntry, change: AgentChange): void {
+    // A killed pane is out of the layout before its process has gone; it has nothing more to say.
+    if (ws.panes.get(entry.id) !== entry) return;
+    const { previous, current } = change;
+    if (isFinish(previous.state, current.state) && ws.focused !== entry) entry.unseen = true;
+    this.bus.emit({
+      type: 'agent.state',
+      workspace: ws.name,
+      id: entry.id,
+      agent: current.agent ?? null,
+      previous: previous.state,
+      state: current.state,
+      visible: flagNames(current.visible),
+    });
+  }
+
   /** A pane's process ended: close the pane, tell subscribers with its status, tidy empty containers. */
   private reap(ws: Workspace, entry: PaneEntry, exit: PaneExit): void {
     this.throttle.forget(ws.name, entry.id);
     if (ws.panes.get(entry.id) === entry) this.remove(ws, entry.id);
+    entry.agent.dispose();
     entry.pane.dispose();
     this.bus.emit({ type: 'pane.closed', workspace: ws.name, id: entry.id, exit });
   }
@@ -178,7 +204,10 @@ export class Workspaces {
   }
 
   private focusChanged(ws: Workspace, before: PaneId | undefined): void {
-    const now = ws.focused?.id;
+    const focused = ws.focused;
+    // Focusing a pane is seeing it: whatever it finished is no longer news.
+    if (focused) focused.unseen = false;
+    const now = focused?.id;
     if (now !== undefined && now !== before)
       this.bus.emit({ type: 'pane.focused', workspace: ws.name, id: now });
   }

@@ -1,0 +1,124 @@
+/**
+ * `wait`: until panes' agents make an observed transition into a state. Only transitions after the
+ * call count (with `now`, a pane already there counts too), so "send a prompt, then wait for idle"
+ * cannot be satisfied by the idle prompt the agent showed before it read the prompt. Registered
+ * synchronously when the call arrives, before the caller hears that the wait has started.
+ */
+import { TRPCError } from '@trpc/server';
+import type { AgentState } from '../zor/agent-state';
+import type { EventBus, FuxEvent } from './events';
+import type { WaitResult } from './schemas';
+import type { Workspaces } from './workspaces';
+
+export interface WaitRequest {
+  readonly workspace?: string | undefined;
+  readonly ids: readonly number[];
+  readonly state: AgentState;
+  readonly any?: boolean | undefined;
+  readonly now?: boolean | undefined;
+  readonly timeoutMs?: number | undefined;
+}
+
+export interface PendingWait {
+  /** Resolves when the panes got there; rejects on timeout or when a pane it needs closed. */
+  readonly result: Promise<WaitResult>;
+  /** Stop waiting (the caller went away); the result then never settles. */
+  cancel(): void;
+}
+
+type Reached = WaitResult['panes'][number];
+
+function panesText(ids: Iterable<number>): string {
+  const list = [...ids];
+  return `${list.length === 1 ? 'pane' : 'panes'} ${list.join(', ')}`;
+}
+
+function durationText(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+/** Starts a wait; throws (no pane, no workspace) before anything is registered. */
+export function startWait(bus: EventBus, workspaces: Workspaces, request: WaitRequest): PendingWait {
+  const ws = workspaces.get(request.workspace);
+  const entries = [...new Set(request.ids)].map((id) => ws.entry(id));
+  const { state } = request;
+  const pending = new Set(entries.map((e) => e.id));
+  const reached: Reached[] = [];
+  const done = (): boolean => (request.any ? reached.length > 0 : pending.size === 0);
+
+  if (request.now) {
+    for (const e of entries) {
+      if (e.agent.current.state !== state) continue;
+      reached.push({
+        id: e.id,
+        agent: e.agent.current.agent ?? null,
+        previous: null,
+        state,
+        ts: e.agent.since,
+      });
+      pending.delete(e.id);
+    }
+  }
+
+  let settle: { resolve(result: WaitResult): void; reject(error: Error): void } | undefined;
+  const result = new Promise<WaitResult>((resolve, reject) => (settle = { resolve, reject }));
+  let timer: NodeJS.Timeout | undefined;
+  let stopListening = (): void => undefined;
+  const finish = (outcome: WaitResult | TRPCError): void => {
+    stopListening();
+    clearTimeout(timer);
+    if (outcome instanceof TRPCError) settle?.reject(outcome);
+    else settle?.resolve(outcome);
+    settle = undefined;
+  };
+
+  const observe = (e: FuxEvent): void => {
+    if (e.workspace !== ws.name || (e.type !== 'agent.state' && e.type !== 'pane.closed')) return;
+    if (!pending.has(e.id)) return;
+    if (e.type === 'agent.state') {
+      if (e.state !== state || e.previous === state) return;
+      pending.delete(e.id);
+      reached.push({ id: e.id, agent: e.agent, previous: e.previous, state, ts: e.ts });
+      if (done()) finish({ panes: reached });
+    } else {
+      pending.delete(e.id);
+      // With `any` another pane may still get there; without it this one never will.
+      if (!request.any || pending.size === 0) {
+        const exit = e.exit.code === null ? `signal ${e.exit.signal}` : `exit ${e.exit.code}`;
+        finish(
+          new TRPCError({
+            code: 'NOT_FOUND',
+            message: `pane ${e.id} closed (${exit}) before it became ${state}`,
+          }),
+        );
+      }
+    }
+  };
+
+  if (done()) finish({ panes: reached });
+  else {
+    stopListening = bus.listen(observe);
+    if (request.timeoutMs !== undefined) {
+      const timeoutMs = request.timeoutMs;
+      timer = setTimeout(() => {
+        const states = [...pending].map(
+          (id) => `${id} is ${ws.panes.get(id)?.agent.current.state ?? 'gone'}`,
+        );
+        finish(
+          new TRPCError({
+            code: 'TIMEOUT',
+            message: `${panesText(pending)} did not become ${state} within ${durationText(timeoutMs)} (${states.join(', ')})`,
+          }),
+        );
+      }, timeoutMs);
+    }
+  }
+  return {
+    result,
+    cancel: () => {
+      stopListening();
+      clearTimeout(timer);
+      settle = undefined;
+    },
+  };
+}
