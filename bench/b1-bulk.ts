@@ -4,6 +4,7 @@ import { FuxEventStream } from './lib/fux-events';
 import { FuxServer } from './lib/fux-server';
 import type { Benchmark, BenchOptions, Section, Table } from './lib/report';
 import { profileFuxServer } from './lib/server-profile';
+import { timeWrites } from './lib/xterm-cost';
 import { formatMs, formatRatio, median } from './lib/stats';
 import type { TmuxControl } from './lib/tmux-control';
 import { TmuxServer } from './lib/tmux-server';
@@ -31,6 +32,31 @@ function seqBytes(n: number): number {
   for (let digits = 1, from = 1; from <= n; digits++, from *= 10)
     bytes += (Math.min(n, from * 10 - 1) - from + 1) * (digits + 1);
   return bytes;
+}
+
+/** What the pane's terminal receives from `seq 1 n`: the tty turns each newline into CR LF. */
+function seqOutput(n: number): Buffer {
+  const parts: string[] = [];
+  for (let i = 1; i <= n; i++) parts.push(`${i}\r\n`);
+  return Buffer.from(parts.join(''));
+}
+
+/**
+ * xterm's floor: the same bytes parsed in this process by a pane-like Terminal, in the pane's
+ * 64 KiB writes and in 1 MiB writes (each write pays xterm's own setTimeout before it is parsed).
+ */
+async function parseFloor(lines: number): Promise<Table> {
+  const data = seqOutput(lines);
+  const shape = { cols: COLS, rows: ROWS, scrollback: HISTORY };
+  const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+  const rows: string[][] = [];
+  for (const kib of [64, 1024])
+    rows.push([`${kib} KiB writes`, formatMs(sum(await timeWrites(shape, data, kib * 1024)))]);
+  return {
+    title: 'the parse floor: the same output fed to @xterm/headless in the bench process, no pty or server',
+    head: ['writes', 'time'],
+    rows,
+  };
 }
 
 interface Side {
@@ -133,7 +159,7 @@ async function run(options: BenchOptions): Promise<Section> {
     await tmux.stop();
     await fux.stop();
   }
-  if (options.profile) profile = await profileFux(lines, options.log);
+  if (options.profile) profile = [await parseFloor(lines), ...(await profileFux(lines, options.log))];
 
   const ratio = median(fuxMs) / median(tmuxMs);
   const mbps = (ms: number): string => `${(seqBytes(lines) / 1e6 / (ms / 1000)).toFixed(1)} MB/s`;

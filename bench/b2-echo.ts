@@ -1,11 +1,62 @@
+import { performance } from 'node:perf_hooks';
 import { FuxEventStream } from './lib/fux-events';
 import { FuxServer } from './lib/fux-server';
 import { fuxEchoTarget, measureEcho, PANE_GAP_MS, tmuxEchoTarget, type EchoTarget } from './lib/echo';
-import type { Benchmark, BenchOptions, Section } from './lib/report';
+import { ptyEchoTimes } from './lib/pty-echo';
+import type { Benchmark, BenchOptions, Section, Table } from './lib/report';
 import { formatMs, formatRatio, percentile } from './lib/stats';
 import { TmuxServer } from './lib/tmux-server';
+import { sleep } from './lib/wait';
 
 const PANES = 10;
+
+/** Time `count` calls of `call`, `gapMs` apart (so an echo's event is never rate-capped). */
+async function timeCalls(count: number, gapMs: number, call: () => Promise<unknown>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    await call();
+    times.push(performance.now() - start);
+    await sleep(gapMs);
+  }
+  return times;
+}
+
+/**
+ * Where fux's echo time goes, piece by piece, on a fresh idle server: the bare rpc round trip
+ * (`list` of a small workspace), the `sendKeys` reply (rpc, key decoding, the pty write handed
+ * to node-pty), and node-pty's own write-to-echo round trip in this process.
+ */
+async function attribute(count: number): Promise<Table> {
+  const server = await FuxServer.start();
+  try {
+    const conn = await server.connect();
+    await conn.client.workspace.new.mutate({ name: 'parts', cols: 200, rows: 50 });
+    const { id } = await conn.client.new.mutate({ workspace: 'parts', argv: ['cat'], cwd: server.home });
+    const list = await timeCalls(count, 20, () => conn.client.list.query({ workspace: 'parts' }));
+    const send = await timeCalls(count, PANE_GAP_MS, () =>
+      conn.client.sendKeys.mutate({ workspace: 'parts', id, keys: ['x'], literal: true }),
+    );
+    conn.close();
+    const pty = await ptyEchoTimes(count, 20);
+    const row = (label: string, xs: number[]): string[] => [
+      label,
+      formatMs(percentile(xs, 50)),
+      formatMs(percentile(xs, 99)),
+    ];
+    return {
+      title: `the parts of fux's echo path, ${count} of each on a fresh idle server`,
+      head: ['part', 'p50', 'p99'],
+      rows: [
+        row('rpc round trip (`list` of one workspace)', list),
+        row('`sendKeys` reply (rpc + keys + pty write queued)', send),
+        row('node-pty alone: write a key, read the echo (in the bench process)', pty),
+      ],
+    };
+  } finally {
+    await server.stop();
+  }
+}
 
 async function run(options: BenchOptions): Promise<Section> {
   const rounds = options.quick ? 2 : 4;
@@ -35,6 +86,7 @@ async function run(options: BenchOptions): Promise<Section> {
     await tmux.stop();
     await fux.stop();
   }
+  const parts = options.profile ? [await attribute(perRound)] : [];
   const row = (label: string, p: number, target: string): string[] => {
     const f = percentile(samples.fux, p);
     const t = percentile(samples.tmux, p);
@@ -56,6 +108,7 @@ async function run(options: BenchOptions): Promise<Section> {
         head: ['percentile', 'fux', 'tmux', 'fux/tmux', 'target'],
         rows: [row('p50', 50, '≤ tmux'), row('p90', 90, ''), row('p99', 99, '≤ 2 ms'), row('max', 100, '')],
       },
+      ...parts,
     ],
     verdicts: [
       { target: 'p50 ≤ tmux', measured: `${formatMs(p50)} vs ${formatMs(tmuxP50)}`, met: p50 <= tmuxP50 },

@@ -15,6 +15,7 @@ import { profileFuxServer } from './lib/server-profile';
 import { formatMs, formatRatio, percentile } from './lib/stats';
 import { TmuxServer } from './lib/tmux-server';
 import { until } from './lib/wait';
+import { timeWrites } from './lib/xterm-cost';
 
 const PANES = 10;
 /** The flood: `yes` costs its own CPU least, so the most is left for the servers on 2 cores. */
@@ -85,6 +86,34 @@ async function floodedEcho(target: EchoTarget, flood: Flood, count: number): Pro
   }
 }
 
+/**
+ * What one parser write of A's flood costs, by write size, measured in this process on a pane-like
+ * Terminal whose history is already full: while it is parsed, nothing else on the server runs.
+ */
+async function floodWriteCost(): Promise<Table> {
+  const shape = { cols: ECHO_COLS, rows: ECHO_ROWS, scrollback: 10_000 };
+  const full = Buffer.from('y\r\n'.repeat(10_100));
+  const rows: string[][] = [];
+  for (const kib of [64, 16, 4]) {
+    const times = await timeWrites(
+      shape,
+      Buffer.from('y\r\n'.repeat(Math.floor((kib * 1024 * 30) / 3))),
+      kib * 1024,
+      full,
+    );
+    rows.push([
+      `${kib} KiB (${Math.floor((kib * 1024) / 3).toLocaleString('en-US')} lines)`,
+      formatMs(percentile(times, 50)),
+      formatMs(percentile(times, 100)),
+    ]);
+  }
+  return {
+    title: 'one parser write of `yes` output (30 of each, history full), in the bench process',
+    head: ['write', 'p50', 'max'],
+    rows,
+  };
+}
+
 /** One flooded round on a fux server under `--cpu-prof`: where its time goes while B waits. */
 function profileFux(count: number): Promise<Table[]> {
   return profileFuxServer('one flooded round', async (server) => {
@@ -129,7 +158,7 @@ async function run(options: BenchOptions): Promise<Section> {
     await tmux.stop();
     await fux.stop();
   }
-  const profile = options.profile ? await profileFux(perRound) : [];
+  const profile = options.profile ? [await floodWriteCost(), ...(await profileFux(perRound))] : [];
   const row = (label: string, p: number, target: string): string[] => {
     const f = percentile(samples.fux, p);
     const t = percentile(samples.tmux, p);

@@ -93,7 +93,7 @@ async function run(options: BenchOptions): Promise<Section> {
     tmuxHistory = t.history;
     options.log(`B5 run ${r + 1}/${runs}: fux ${formatMiB(fux[r]!.rss)}, tmux ${formatMiB(tmux[r]!.rss)}`);
   }
-  const cost = await measureTerminal(COLS, ROWS, HISTORY, LINES, WIDTH);
+  const cost = await measureTerminal({ cols: COLS, rows: ROWS, scrollback: HISTORY }, LINES, WIDTH);
   const med = (rs: Reading[], k: keyof Reading): number => median(rs.map((x) => x[k]));
   const perPane = (rs: Reading[]): number => median(rs.map((x) => (x.rss - x.baseline) / panes));
   const cells = COLS * (HISTORY + ROWS);

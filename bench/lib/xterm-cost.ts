@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { Terminal } from '@xterm/headless';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 
@@ -8,26 +9,62 @@ export interface TerminalCost {
   heapUsed: number;
 }
 
-function write(terminal: Terminal, data: string): Promise<void> {
+export interface TerminalShape {
+  cols: number;
+  rows: number;
+  scrollback: number;
+}
+
+/** An @xterm/headless Terminal set up as a fux pane sets up its own. */
+function paneTerminal(shape: TerminalShape): Terminal {
+  const terminal = new Terminal({ ...shape, allowProposedApi: true });
+  terminal.loadAddon(new Unicode11Addon());
+  terminal.unicode.activeVersion = '11';
+  return terminal;
+}
+
+function write(terminal: Terminal, data: string | Uint8Array): Promise<void> {
   return new Promise((resolve) => terminal.write(data, resolve));
 }
 
 /**
- * What one pane's terminal costs, measured in this process: an @xterm/headless Terminal set up as
- * a fux pane sets up its own, fed `lines` lines of `width` characters. This is the server's
- * per-pane memory without the pty, the rpc or the rest of the server around it.
+ * Parse `data` in this process, one write of `writeBytes` at a time (each awaited, as the pane's
+ * pump does), after `warmUp` (parsed first, not timed); resolves with each write's ms. This is
+ * xterm's share of a benchmark with no pty, rpc or server around it.
+ */
+export async function timeWrites(
+  shape: TerminalShape,
+  data: Uint8Array,
+  writeBytes: number,
+  warmUp?: Uint8Array,
+): Promise<number[]> {
+  const terminal = paneTerminal(shape);
+  try {
+    if (warmUp) await write(terminal, warmUp);
+    const times: number[] = [];
+    for (let at = 0; at < data.byteLength; at += writeBytes) {
+      const start = performance.now();
+      await write(terminal, data.subarray(at, at + writeBytes));
+      times.push(performance.now() - start);
+    }
+    return times;
+  } finally {
+    terminal.dispose();
+  }
+}
+
+/**
+ * What one pane's terminal costs in memory, measured in this process: a pane-like Terminal fed
+ * `lines` lines of `width` characters. The server's per-pane memory without the pty, the rpc or
+ * the rest of the server around it.
  */
 export async function measureTerminal(
-  cols: number,
-  rows: number,
-  scrollback: number,
+  shape: TerminalShape,
   lines: number,
   width: number,
 ): Promise<TerminalCost> {
   const before = process.memoryUsage();
-  const terminal = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
-  terminal.loadAddon(new Unicode11Addon());
-  terminal.unicode.activeVersion = '11';
+  const terminal = paneTerminal(shape);
   const batch = 500;
   for (let from = 1; from <= lines; from += batch) {
     let chunk = '';
