@@ -280,7 +280,7 @@ export const appRouter = t.router({
     .meta({
       verb: 'wait',
       description:
-        "until panes' agents make a transition into a state after the call (with `now`, being there counts); one message, then the end",
+        "wait until panes' agents make a transition into a state after the call (with `now`, being there counts); one message, then the end",
       yields: outputs.wait,
     })
     .input(inputs.wait)

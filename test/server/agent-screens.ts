@@ -31,13 +31,24 @@ function renderFixture(file: string): string {
   return `\x1b]2;${title}\x07\x1b[H\x1b[2J\x1b[3J${body.join('\r\n')}`;
 }
 
-/** Writes every screen into `dir` (one file per name) and returns the pane's argv and env. */
-export function fakeClaude(dir: string): { argv: string[]; env: Record<string, string> } {
+/**
+ * Writes every screen into `dir` (one file per name) and returns the pane's argv and env. The pane
+ * draws the screen named by each line it reads; with `cycle`, it instead draws the given screens
+ * in turn, forever, each for `cycleMs`.
+ */
+export function fakeClaude(
+  dir: string,
+  options: { cycle?: readonly ScreenName[]; cycleMs?: number } = {},
+): { argv: string[]; env: Record<string, string> } {
   for (const [name, fixture] of Object.entries(SCREENS)) {
     fs.writeFileSync(path.join(dir, name), renderFixture(path.join(FIXTURES, `${fixture}.txt`)));
   }
+  const pause = ((options.cycleMs ?? 300) / 1000).toFixed(3);
   // No echo: the screen is only ever what the fixture shows.
-  const script = 'stty -echo; while IFS= read -r name; do cat "$0/$name"; done';
+  const script =
+    options.cycle === undefined
+      ? 'stty -echo; while IFS= read -r name; do cat "$0/$name"; done'
+      : `stty -echo; while :; do for name in ${options.cycle.join(' ')}; do cat "$0/$name"; sleep ${pause}; done; done`;
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('FUX_')) env[k] = v;
   return { argv: ['/bin/sh', '-c', script, dir], env: { ...env, ZOR_AGENT: 'claude' } };

@@ -1,0 +1,132 @@
+// End to end (issue 4): the real Claude Code in a fux pane, offline against the fake model server,
+// driven with `fux send-keys` and watched through the server's `agent.state` events: idle at the
+// prompt, working on a prompt, idle, blocked on a shell-command permission prompt, approved (the
+// command really runs), idle, blocked on a file-write prompt, declined with Esc, idle.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { FuxClient } from '../../src/client';
+import type { EventOf, FuxEvent } from '../../src/server/events';
+import { prepareClaude, type ClaudeRun } from '../agents/claude';
+import { findInstalledAgent } from '../agents/installed';
+import { Gate } from '../fake-model/gate';
+import { claudeBash, claudeWrite, text } from '../fake-model/replies';
+import { FakeModelServer } from '../fake-model/server';
+import { FuxHome, until } from '../helpers/home';
+
+const claude = findInstalledAgent('claude');
+const live = 'missing' in claude ? test.skip : test;
+if ('missing' in claude) console.warn(`skipping the end-to-end Claude Code test: ${claude.missing}`);
+
+const WORKSPACE = 'agents';
+/** Every wait below is a condition; this only bounds a hung agent. */
+const STEP_MS = 20_000;
+
+let home: FuxHome | undefined;
+let model: FakeModelServer | undefined;
+let run: ClaudeRun | undefined;
+afterEach(async () => {
+  await home?.close();
+  await model?.close();
+  await run?.sandbox.remove();
+});
+
+describe('a real Claude Code in a fux pane', () => {
+  live(
+    'is seen idle, working, idle, blocked on a command, idle, blocked on a file write, idle, as agent claude',
+    async () => {
+      if ('missing' in claude) return;
+      model = await FakeModelServer.start();
+      run = await prepareClaude({ bin: claude.bin, origin: model.origin, cols: 120, rows: 40 });
+      const workdir = run.sandbox.workdir;
+      home = new FuxHome();
+      await home.startServer();
+      const fux: FuxClient = await home.client();
+      const fuxHome = home;
+
+      const events: EventOf<'agent.state'>[] = [];
+      let started!: () => void;
+      const subscribed = new Promise<void>((resolve) => (started = resolve));
+      const sub = fux.subscribe.subscribe(
+        { events: ['agent.state'], workspace: WORKSPACE },
+        {
+          onStarted: () => started(),
+          onData: (e) => {
+            const event = e as FuxEvent;
+            if (event.type === 'agent.state') events.push(event);
+          },
+        },
+      );
+      await subscribed;
+      await fux.workspace.new.mutate({ name: WORKSPACE, cols: 120, rows: 40 });
+      const { id } = await fux.new.mutate({
+        workspace: WORKSPACE,
+        argv: [claude.bin],
+        cwd: workdir,
+        env: run.launch.env,
+      });
+
+      const sendKeys = (...keys: string[]): void => {
+        const r = fuxHome.cli(['send-keys', '-w', WORKSPACE, String(id), ...keys]);
+        if (r.code !== 0) throw new Error(`fux send-keys failed: ${r.stderr}`);
+      };
+      const screen = async (): Promise<string> =>
+        (await fux.capture.query({ workspace: WORKSPACE, id })).text;
+      /** The next event into `state` after event number `from`. */
+      const reach = (state: string, from: number) =>
+        until(
+          () => events.slice(from).find((e) => e.state === state),
+          STEP_MS,
+          `${state} (seen so far: ${events.map((e) => e.state).join(' → ') || 'nothing'})`,
+        );
+      const submit = async (prompt: string): Promise<number> => {
+        sendKeys(prompt);
+        await until(async () => (await screen()).includes(prompt), STEP_MS, `the prompt "${prompt}" to show`);
+        const mark = events.length;
+        sendKeys('Enter');
+        return mark;
+      };
+
+      // Idle shows only after the 3 s startup grace: agents draw their prompt before they start.
+      await reach('idle', 0);
+
+      // A text reply the model "thinks" about until the test has seen working.
+      const thinking = new Gate();
+      model.enqueue(text('Hello from the fake model.', { contentAfter: thinking }));
+      let mark = await submit('Say hello');
+      await reach('working', mark);
+      mark = events.length;
+      thinking.open();
+      await reach('idle', mark);
+
+      // A command that changes a file: Claude Code asks first; approving it runs it.
+      model.enqueue(claudeBash('touch made-by-claude.txt', 'Create a marker file'));
+      mark = await submit('Create the marker file');
+      const bashPrompt = await reach('blocked', mark);
+      expect(bashPrompt.visible).toContain('blocker');
+      mark = events.length;
+      sendKeys('Enter');
+      await reach('idle', mark);
+      expect(fs.existsSync(path.join(workdir, 'made-by-claude.txt'))).toBe(true);
+
+      // A file write: declined with Esc, so the file never appears.
+      model.enqueue(claudeWrite(path.join(workdir, 'notes.txt'), 'Some notes.\n'));
+      mark = await submit('Write the notes');
+      const writePrompt = await reach('blocked', mark);
+      expect(writePrompt.visible).toContain('blocker');
+      mark = events.length;
+      sendKeys('Escape');
+      await reach('idle', mark);
+      expect(fs.existsSync(path.join(workdir, 'notes.txt'))).toBe(false);
+
+      sub.unsubscribe();
+      const states = events.map((e) => e.state).filter((state, i, all) => state !== all[i - 1]);
+      // Between a prompt and its permission dialog Claude Code may show working for a moment.
+      expect(states.join(' ')).toMatch(
+        /^idle working idle (working )?blocked (working )?idle (working )?blocked idle$/,
+      );
+      expect(new Set(events.map((e) => e.agent))).toEqual(new Set(['claude']));
+      expect(new Set(events.map((e) => e.id))).toEqual(new Set([id]));
+    },
+    120_000,
+  );
+});

@@ -1,0 +1,71 @@
+// Hooks from the config (DESIGN.md §4, §6): started with the server, with FUX_SOCKET; restarted
+// when they exit; stopped when the server stops or a reload drops them; a bad config is logged
+// with its file, line and key and the last good one stays in force.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { alive, FuxHome, until } from '../helpers/home';
+
+let home: FuxHome;
+let config: string;
+let log: string;
+beforeEach(() => {
+  home = new FuxHome();
+  config = path.join(home.env.XDG_CONFIG_HOME!, 'fux', 'config.toml');
+  log = path.join(home.env.XDG_STATE_HOME!, 'fux', 'server.log');
+  fs.mkdirSync(path.dirname(config), { recursive: true });
+});
+afterEach(() => home.close());
+
+const lines = (file: string): string[] =>
+  fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trimEnd().split('\n').filter(Boolean) : [];
+
+/** A TOML string holding a shell command. */
+const toml = (text: string): string => JSON.stringify(text);
+
+describe('hooks', () => {
+  test('a hook starts with the server, sees FUX_SOCKET, and is restarted each time it exits', async () => {
+    const out = path.join(home.dir, 'runs');
+    fs.writeFileSync(config, `hooks = [${toml(`echo "$FUX_SOCKET $$" >> ${out}; exit 3`)}]\n`);
+    await home.startServer();
+    const runs = await until(() => lines(out).length >= 2 && lines(out), 15_000, 'the hook to run twice');
+    const [first, second] = runs.map((line) => line.split(' '));
+    expect(first![0]).toBe(home.socket);
+    expect(second![0]).toBe(home.socket);
+    expect(first![1]).not.toBe(second![1]);
+    expect(fs.readFileSync(log, 'utf8')).toMatch(/hook exited 3; restarting in \d+ ms/);
+  });
+
+  test('the server stops its hooks, and what they started, when it stops', async () => {
+    const pids = path.join(home.dir, 'pids');
+    fs.writeFileSync(config, `hooks = [${toml(`sleep 1000 & echo $! > ${pids}; wait`)}]\n`);
+    await home.startServer();
+    const child = Number(await until(() => lines(pids)[0], 10_000, 'the hook to start its child'));
+    expect(alive(child)).toBe(true);
+    expect(home.cli(['kill-server']).code).toBe(0);
+    await until(() => !alive(child), 10_000, "the hook's child to be stopped");
+  });
+
+  test('a bad config is logged with file, line and key; the last good one stays; a good one applies at once', async () => {
+    fs.writeFileSync(config, 'notify = true\nnotfy = false\n');
+    await home.startServer();
+    expect(fs.readFileSync(log, 'utf8')).toContain(`config: ${config}:2: notfy: unknown key`);
+    expect(home.cli(['list']).code).toBe(0);
+
+    const pids = path.join(home.dir, 'pids');
+    fs.writeFileSync(config, `hooks = [${toml(`echo $$ >> ${pids}; exec sleep 1000`)}]\n`);
+    const hook = Number(await until(() => lines(pids)[0], 10_000, 'the hook from the fixed config'));
+
+    fs.writeFileSync(config, `hooks = 7\n`);
+    await until(
+      () => fs.readFileSync(log, 'utf8').includes('the last good config stays in force'),
+      10_000,
+      'the bad reload to be logged',
+    );
+    expect(fs.readFileSync(log, 'utf8')).toContain(`config: ${config}:1: hooks: `);
+    expect(alive(hook)).toBe(true);
+
+    fs.writeFileSync(config, 'hooks = []\n');
+    await until(() => !alive(hook), 10_000, 'the dropped hook to stop');
+    expect(lines(pids)).toEqual([String(hook)]);
+  });
+});
