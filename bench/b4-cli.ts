@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { readProfiles, startupBreakdown, top } from './lib/cpu-profile';
+import { readProfiles, selfTime, startupBreakdown, top } from './lib/cpu-profile';
 import { FuxServer } from './lib/fux-server';
 import type { Benchmark, BenchOptions, Section, Table } from './lib/report';
 import { fuxBin, repoRoot } from './lib/repo';
@@ -49,7 +49,9 @@ async function profileCli(server: FuxServer, runs: number): Promise<{ tables: Ta
         ),
       );
     }
-    const { exclusive, inclusive, spanMs } = startupBreakdown(readProfiles(dir), fuxBin);
+    const profiles = readProfiles(dir);
+    const { exclusive, inclusive, spanMs } = startupBreakdown(profiles, fuxBin);
+    const byFunction = new Map([...selfTime(profiles).byFunction].map(([k, v]) => [k, v / runs]));
     const rows = (m: Map<string, number>, n: number): string[][] =>
       top(m, n).map(([k, v]) => [k, formatMs(v), `${((100 * v) / spanMs).toFixed(1)} %`]);
     const wallMs = median(walls);
@@ -67,6 +69,11 @@ async function profileCli(server: FuxServer, runs: number): Promise<{ tables: Ta
             'the same time, module loading charged to the first module required (a package with all it requires)',
           head: ['where', 'time', 'share of profile'],
           rows: rows(inclusive, 10),
+        },
+        {
+          title: 'the same time by function (self time)',
+          head: ['function', 'time', 'share of profile'],
+          rows: rows(byFunction, 14),
         },
       ],
     };

@@ -38,7 +38,7 @@ function fileOf(url: string): string {
 /** Where a script comes from: an npm package, a part of fux (`dist/server`), or node itself. */
 export function origin(url: string): string {
   if (url === '') return '(native)';
-  // Resolving and reading modules outside any module's top level: oclif's lazy `import()`s.
+  // Resolving and reading modules outside any module's top level: requires made at run time.
   if (url.startsWith('node:internal/modules/')) return 'node module loader';
   if (url.startsWith('node:')) return 'node internals';
   const file = fileOf(url);
@@ -50,9 +50,17 @@ export function origin(url: string): string {
   return parts.length > 2 ? parts.slice(0, 2).join('/') : own;
 }
 
-/** V8 reports a CommonJS module's top level as an anonymous function at 0:0 of its file. */
-function isModuleInit(frame: CallFrame): boolean {
-  return frame.functionName === '' && frame.lineNumber === 0 && frame.columnNumber === 0 && frame.url !== '';
+/**
+ * The file whose top-level code `frame` runs, if it does. V8 reports a CommonJS module's top level
+ * as an anonymous function at 0:0 of its file; an esbuild bundle (the CLI's dist/vendor) wraps
+ * each bundled module in a function named after that module's path, `node_modules/semver/index.js`.
+ */
+function initializedModule(frame: CallFrame): string | undefined {
+  if (frame.url !== '' && frame.functionName === '' && frame.lineNumber === 0 && frame.columnNumber === 0) {
+    return fileOf(frame.url);
+  }
+  if (/^node_modules\/.+\.[cm]?js$/.test(frame.functionName)) return path.join(repoRoot, frame.functionName);
+  return undefined;
 }
 
 const SPECIAL = new Set(['(idle)', '(garbage collector)', '(program)', '(root)']);
@@ -139,12 +147,12 @@ export function startupBreakdown(
       }
       // Module inits other than the entry script's (whose top level starts the whole CLI); a
       // sample taken after an await has no entry frame, only the modules being loaded since.
-      const inits = stack.filter(
-        (f) => isModuleInit(f) && f.url !== MAIN_MODULE && fileOf(f.url) !== entryFile,
-      );
+      const inits = stack
+        .map(initializedModule)
+        .filter((file): file is string => file !== undefined && file !== MAIN_MODULE && file !== entryFile);
       if (inits.length > 0) {
-        add(exclusive, `load ${origin(inits[inits.length - 1]!.url)}`, ms);
-        add(inclusive, `load via ${origin(inits[0]!.url)}`, ms);
+        add(exclusive, `load ${origin(inits[inits.length - 1]!)}`, ms);
+        add(inclusive, `load via ${origin(inits[0]!)}`, ms);
       } else {
         const where = `run ${origin(scriptedLeaf(stack).url)}`;
         add(exclusive, where, ms);
@@ -157,10 +165,10 @@ export function startupBreakdown(
   return { exclusive: mean(exclusive), inclusive: mean(inclusive), spanMs: span / n };
 }
 
-/** Self time of a long-running process (the server) within `window`, by package and by function. */
+/** Self time within `window` (default: all of each profile), by package and by function. */
 export function selfTime(
   profiles: CpuProfile[],
-  window: Window,
+  window?: Window,
 ): { byOrigin: Map<string, number>; byFunction: Map<string, number> } {
   const byOrigin = new Map<string, number>();
   const byFunction = new Map<string, number>();

@@ -1,11 +1,13 @@
 import { performance } from 'node:perf_hooks';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
 import { Terminal } from '@xterm/headless';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 
 export interface TerminalCost {
   /** Growth of typed-array memory (xterm keeps each line's cells in a Uint32Array). */
   arrayBuffers: number;
-  /** Growth of the JS heap (line objects and whatever garbage the writes left; an upper bound). */
+  /** Growth of the JS heap (the line objects), garbage collected before each reading. */
   heapUsed: number;
 }
 
@@ -54,6 +56,17 @@ export async function timeWrites(
 }
 
 /**
+ * A full garbage collection, so a memory delta is the live growth only: terminals disposed by an
+ * earlier benchmark in this process would otherwise be freed in the middle of the measurement.
+ * `--expose-gc` can be turned on at run time; a fresh context then sees `gc`.
+ */
+function collectGarbage(): void {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  gc();
+}
+
+/**
  * What one pane's terminal costs in memory, measured in this process: a pane-like Terminal fed
  * `lines` lines of `width` characters. The server's per-pane memory without the pty, the rpc or
  * the rest of the server around it.
@@ -63,6 +76,7 @@ export async function measureTerminal(
   lines: number,
   width: number,
 ): Promise<TerminalCost> {
+  collectGarbage();
   const before = process.memoryUsage();
   const terminal = paneTerminal(shape);
   const batch = 500;
@@ -72,6 +86,7 @@ export async function measureTerminal(
       chunk += `${String(i).padStart(width, '0')}\r\n`;
     await write(terminal, chunk);
   }
+  collectGarbage();
   const after = process.memoryUsage();
   terminal.dispose();
   return {
