@@ -1,4 +1,4 @@
-import { flagNames } from '../zor/agent-state';
+import { flagNames } from '../zor';
 import type { PaneInfo, WorkspaceInfo } from './schemas';
 import type { Workspace } from './workspace';
 

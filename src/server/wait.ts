@@ -5,7 +5,7 @@
  * synchronously when the call arrives, before the caller hears that the wait has started.
  */
 import { TRPCError } from '@trpc/server';
-import type { AgentState } from '../zor/agent-state';
+import type { AgentState } from '../zor';
 import type { EventBus, FuxEvent } from './events';
 import type { WaitResult } from './schemas';
 import type { Workspaces } from './workspaces';

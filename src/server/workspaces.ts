@@ -7,7 +7,7 @@ import { encodeKeys } from './keys';
 import { OutputThrottle } from './throttle';
 import type { AgentDetection } from './agent/agent-detection';
 import { isFinish, type AgentChange } from './agent/agent-status';
-import { flagNames } from '../zor/agent-state';
+import { flagNames } from '../zor';
 
 /** What the caller of `new`/`split` runs and where: its own cwd and environment unless overridden. */
 export interface Launch {

@@ -3,10 +3,7 @@
  * then `$XDG_CONFIG_HOME/zor/rules/`, a later set replacing an earlier one of the same id), and the
  * platform's process table.
  */
-import { platformProcessTable } from '../../zor/ident/platform-process-table';
-import type { ProcessTable } from '../../zor/ident/process-table';
-import type { RuleSet } from '../../zor/rules/rule-set';
-import { loadRules } from '../../zor/rules/sources';
+import { loadRules, platformProcessTable, type ProcessTable, type RuleSet } from '../../zor';
 import type { Pane } from '../pane';
 import type { AgentChange } from './agent-status';
 import { PaneAgent } from './pane-agent';

@@ -3,7 +3,7 @@
  * `visible_*` flags. One value per pane, whether it came from zor's rules or from the pane's own
  * OSC 7877 report.
  */
-import { NO_FLAGS, sameFlags, type AgentState, type VisibleFlags } from '../../zor/agent-state';
+import { NO_FLAGS, sameFlags, type AgentState, type VisibleFlags } from '../../zor';
 
 export interface AgentStatus {
   /** The rule set's id (or the self-reported name); `undefined` when no agent is known. */

@@ -10,12 +10,16 @@
  */
 import type { IDisposable } from '@xterm/headless';
 import { performance } from 'node:perf_hooks';
-import { Detector } from '../../zor/detector';
-import { parseStateOsc, STATE_OSC_NUMBER } from '../../zor/emit/state-osc';
-import type { ProcessTable } from '../../zor/ident/process-table';
-import type { RuleSet } from '../../zor/rules/rule-set';
-import { XtermScreenView } from '../../zor/screen/xterm-screen-view';
-import { DEFAULT_MACHINE_CONFIG, type MachineConfig } from '../../zor/state/state-machine';
+import {
+  DEFAULT_MACHINE_CONFIG,
+  Detector,
+  parseStateOsc,
+  STATE_OSC_NUMBER,
+  XtermScreenView,
+  type MachineConfig,
+  type ProcessTable,
+  type RuleSet,
+} from '../../zor';
 import type { Pane } from '../pane';
 import { NO_AGENT, sameStatus, type AgentChange, type AgentStatus } from './agent-status';
 import { QUIET_AFTER_MS, QuietProbe } from './quiet-probe';

@@ -6,7 +6,7 @@
  * probes while output is recent and for the probe's acquisition window after it, and an idle pane
  * costs no timer at all.
  */
-import { AgentProbe, DEFAULT_PROBE_CONFIG, type ProbeOptions } from '../../zor/ident/agent-probe';
+import { AgentProbe, DEFAULT_PROBE_CONFIG, type ProbeOptions } from '../../zor';
 
 /** How long after the last output a pane keeps being probed: the probe's own acquisition window. */
 export const QUIET_AFTER_MS = DEFAULT_PROBE_CONFIG.acquisitionMs;

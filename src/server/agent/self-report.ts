@@ -7,8 +7,7 @@
  * front. Reports carry no end marker, and a program that reported and then exited (or was killed)
  * must not leave its last word standing; when the job changes, the rules speak for the pane again.
  */
-import { sameFlags } from '../../zor/agent-state';
-import type { StateReport } from '../../zor/emit/state-osc';
+import { sameFlags, type StateReport } from '../../zor';
 import type { AgentStatus } from './agent-status';
 
 interface HeldReport {
