@@ -61,6 +61,24 @@ function draw(w: Watched, screen: ScreenName): void {
 
 const states = (changes: AgentChange[]): string[] => changes.map((c) => c.current.state);
 
+describe('the rule sets', () => {
+  test("are the bundled ones plus the user's $XDG_CONFIG_HOME/zor/rules; a broken file there is logged and skipped", () => {
+    const config = fs.mkdtempSync(path.join(dir, 'config-'));
+    const userRules = path.join(config, 'zor', 'rules');
+    fs.mkdirSync(userRules, { recursive: true });
+    const bundled = fs.readFileSync(path.join(__dirname, '..', '..', 'rules', 'claude.toml'), 'utf8');
+    fs.writeFileSync(path.join(userRules, 'mine.toml'), bundled.replace('id = "claude"', 'id = "mine"'));
+    fs.writeFileSync(path.join(userRules, 'broken.toml'), 'id = \n');
+    const warnings: string[] = [];
+    const loaded = AgentDetection.load(
+      { ...process.env, XDG_CONFIG_HOME: config },
+      { info: () => undefined, warn: (message) => void warnings.push(message) },
+    );
+    expect(loaded.sets.map((set) => set.id)).toEqual(expect.arrayContaining(['claude', 'codex', 'mine']));
+    expect(warnings).toEqual([expect.stringContaining(path.join(userRules, 'broken.toml'))]);
+  });
+});
+
 describe('the detector on a pane', () => {
   test('a pane whose program is identified as claude is published working, then blocked with the blocker flag when it draws a permission prompt', async () => {
     const claude = fakeClaude(dir);
