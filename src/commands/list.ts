@@ -16,7 +16,8 @@ export default class List extends FuxCommand<typeof List> {
           const rows = w.panes.map((p) => {
             const mark = p.active ? '*' : p.focused ? '+' : ' ';
             const title = p.title ? `  "${p.title}"` : '';
-            return `  ${mark} ${String(p.id).padStart(3)}  tab ${p.tab}  ${p.cols}x${p.rows}+${p.x}+${p.y}  pid ${p.pid}  ${p.command.join(' ')}  ${p.cwd}${title}`;
+            const agent = p.agent ? `  ${p.agent} ${p.state}${p.unseen ? ' (unseen)' : ''}` : '';
+            return `  ${mark} ${String(p.id).padStart(3)}  tab ${p.tab}  ${p.cols}x${p.rows}+${p.x}+${p.y}  pid ${p.pid}  ${p.command.join(' ')}  ${p.cwd}${agent}${title}`;
           });
           return [head, ...rows].join('\n');
         })

@@ -4,11 +4,11 @@ import { FuxCommand } from '../client/command';
 export default class Subscribe extends FuxCommand<typeof Subscribe> {
   static override summary = 'Stream events, one JSON object per line, until interrupted';
   static override description =
-    'Events: pane.opened, pane.closed, pane.focused, pane.title, pane.output, workspace.resized. ' +
+    'Events: pane.opened, pane.closed, pane.focused, pane.title, pane.output, agent.state, workspace.resized. ' +
     'With no names, all of them. -w limits the stream to one workspace.';
   static override examples = [
     '<%= config.bin %> subscribe',
-    '<%= config.bin %> subscribe pane.closed pane.title | jq .',
+    '<%= config.bin %> subscribe agent.state | jq .',
   ];
   static override strict = false;
   static override args = { events: Args.string({ description: 'event types to receive (default: all)' }) };
