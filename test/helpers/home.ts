@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { connect, type Connection } from '../../src/client';
@@ -142,4 +143,30 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, delay));
     delay = Math.min(delay * 2, 50);
   }
+}
+
+/**
+ * Open `count` raw connections to `socket` in waves of 100 and drop each as soon as it connects.
+ * Returns how many were accepted (the rest met a full backlog, which is the point of a flood).
+ */
+export async function openAndDrop(socket: string, count: number): Promise<number> {
+  let accepted = 0;
+  for (let done = 0; done < count; done += 100) {
+    await Promise.all(
+      Array.from(
+        { length: Math.min(100, count - done) },
+        () =>
+          new Promise<void>((resolve) => {
+            const s = net.connect(socket);
+            s.on('connect', () => {
+              accepted++;
+              s.destroy();
+            });
+            s.on('error', () => resolve());
+            s.on('close', () => resolve());
+          }),
+      ),
+    );
+  }
+  return accepted;
 }

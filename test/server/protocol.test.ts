@@ -1,6 +1,6 @@
 import * as crypto from 'node:crypto';
 import * as net from 'node:net';
-import { FuxHome } from '../helpers/home';
+import { FuxHome, openAndDrop } from '../helpers/home';
 import type { FuxClient } from '../../src/client';
 
 let home: FuxHome;
@@ -153,20 +153,7 @@ describe('the wire protocol', () => {
   });
 
   test('1000 connections opened and dropped, then a normal call succeeds', async () => {
-    for (let batch = 0; batch < 10; batch++) {
-      await Promise.all(
-        Array.from(
-          { length: 100 },
-          () =>
-            new Promise<void>((resolve) => {
-              const s = net.connect(home.socket);
-              s.on('connect', () => s.destroy());
-              s.on('error', () => resolve());
-              s.on('close', () => resolve());
-            }),
-        ),
-      );
-    }
+    await openAndDrop(home.socket, 1000);
     expect((await fux.list.query({})).workspaces[0].name).toBe('main');
   });
 
