@@ -1,13 +1,5 @@
-import type { IBufferCell, IBufferLine, Terminal } from '@xterm/headless';
-import {
-  isDefaultStyle,
-  marksBlank,
-  sameStyle,
-  sgrFor,
-  styleOf,
-  DEFAULT_STYLE,
-  type CellStyle,
-} from './cell-style';
+import type { IBufferLine, Terminal } from '@xterm/headless';
+import { plainOfStyled, renderStyledLine } from './styled-line';
 
 /** Captured text is cut to this many bytes (UTF-8) so a reply fits the 1 MiB control-plane frame. */
 export const MAX_CAPTURE_BYTES = 128 * 1024;
@@ -31,28 +23,58 @@ export interface CaptureResult {
   rows: number;
 }
 
+/** The normal screen's history as kept outside the terminal and in it. */
+export interface PaneHistory {
+  /** Archived rows (rendered with attributes) shown above the terminal's own, oldest first. */
+  readonly archivedCount: number;
+  archivedRow(index: number): string;
+  /** The terminal's first row of history that is not also archived. */
+  readonly firstTerminalRow: number;
+}
+
 /**
  * The pane as text, like `tmux capture-pane [-e] [-S -N]`: one line per row (the viewport plus
  * `scrollback` rows of history), each right-trimmed, a wide glyph written once. With `attrs`, SGR
  * sequences reproduce each cell's rendition and every line ends reset, so printing the capture in
  * a terminal shows what the pane showed. When the text would pass 128 KiB the oldest lines go.
+ *
+ * On the normal screen the history is the archived rows (already rendered) followed by xterm's
+ * own; the alternate screen has no history.
  */
-export function captureTerminal(terminal: Terminal, options: CaptureOptions): CaptureResult {
+export function captureTerminal(
+  terminal: Terminal,
+  options: CaptureOptions,
+  history: PaneHistory,
+): CaptureResult {
   const buffer = terminal.buffer.active;
+  const onNormal = buffer.type === 'normal';
+  const archivedCount = onNormal ? history.archivedCount : 0;
+  const skipped = onNormal ? history.firstTerminalRow : 0;
   // baseY is the first row of the viewport when scrolled to the bottom, which a headless
-  // terminal always is for the server; everything above it is history.
-  const viewportTop = buffer.baseY;
+  // terminal always is for the server; everything above it is history. Rows are numbered across
+  // the archive and the terminal's rows it lacks: terminal row y is row y - skipped + archivedCount.
+  const offset = archivedCount - skipped;
+  const viewportTop = offset + buffer.baseY;
   const first = Math.max(0, viewportTop - Math.max(0, Math.floor(options.scrollback)));
   const end = viewportTop + terminal.rows;
-  const render = options.attrs ? styledLine(buffer.getNullCell()) : plainLine;
+  const cell = buffer.getNullCell();
+  const renderLive = options.attrs
+    ? (line: IBufferLine): string => renderStyledLine(line, terminal.cols, cell)
+    : plainLine;
+  const renderArchived = options.attrs ? (row: string): string => row : plainOfStyled;
 
   // Walk from the newest line up so the cap stops the walk instead of discarding work.
   const lines: string[] = [];
   let bytes = 0;
   let truncated = false;
   for (let y = end - 1; y >= first; y--) {
-    const line = buffer.getLine(y);
-    const text = line ? render(line, terminal.cols) : '';
+    let text: string;
+    if (y < archivedCount) {
+      text = renderArchived(history.archivedRow(y));
+    } else {
+      const line = buffer.getLine(y - offset);
+      text = line ? renderLive(line) : '';
+    }
     const cost = Buffer.byteLength(text) + (lines.length > 0 ? 1 : 0);
     if (bytes + cost > MAX_CAPTURE_BYTES) {
       truncated = true;
@@ -76,34 +98,4 @@ function plainLine(line: IBufferLine): string {
   // translateToString skips the zero-width cell after a wide glyph; its own trim keeps spaces
   // that were written, which tmux drops too.
   return line.translateToString(true).replace(/ +$/, '');
-}
-
-function styledLine(cell: IBufferCell): (line: IBufferLine, cols: number) => string {
-  return (line, cols) => {
-    const last = lastVisibleCell(line, cols, cell);
-    let out = '';
-    let current: CellStyle = DEFAULT_STYLE;
-    for (let x = 0; x <= last; x++) {
-      line.getCell(x, cell);
-      const width = cell.getWidth();
-      if (width === 0) continue; // the right half of a wide glyph
-      const style = styleOf(cell);
-      if (!sameStyle(style, current)) {
-        out += isDefaultStyle(style) ? '\x1b[0m' : sgrFor(style);
-        current = style;
-      }
-      out += cell.getChars() || ' ';
-    }
-    return isDefaultStyle(current) ? out : `${out}\x1b[0m`;
-  };
-}
-
-/** The index of the last cell worth writing: not blank, or blank but visibly styled. */
-function lastVisibleCell(line: IBufferLine, cols: number, cell: IBufferCell): number {
-  for (let x = Math.min(cols, line.length) - 1; x >= 0; x--) {
-    line.getCell(x, cell);
-    const chars = cell.getChars();
-    if ((chars !== '' && chars !== ' ') || marksBlank(styleOf(cell))) return x;
-  }
-  return -1;
 }

@@ -7,6 +7,7 @@ import { foregroundCwd } from './foreground-cwd';
 import { OutputPump, type FlowMarks } from './output-pump';
 import { assertRunnable } from './program-lookup';
 import { PtyProcess, type PaneExit } from './pty-process';
+import { Scrollback } from './scrollback';
 import { sanitizeTitle } from './title';
 import { TypedEmitter } from './typed-emitter';
 
@@ -16,7 +17,7 @@ export interface PaneSpawn {
   env: Record<string, string>;
   cols: number;
   rows: number;
-  /** Lines of history the terminal keeps above its viewport. */
+  /** Lines of history kept above the viewport (most of them compacted out of the terminal). */
   scrollback: number;
 }
 
@@ -62,6 +63,7 @@ export class Pane extends TypedEmitter<PaneEvents> {
 
   private readonly pty: PtyProcess;
   private readonly pump: OutputPump;
+  private readonly history: Scrollback;
   private closedWith: PaneExit | undefined;
   private disposed = false;
 
@@ -76,8 +78,9 @@ export class Pane extends TypedEmitter<PaneEvents> {
     this.argv = [...opts.argv];
     this.cwd = opts.cwd;
     this.terminal = createTerminal(opts);
+    this.history = new Scrollback(this.terminal, opts.scrollback);
     this.pump = new OutputPump(
-      (bytes, parsed) => this.terminal.write(bytes, parsed),
+      (bytes, parsed) => this.history.write(bytes, parsed),
       { pause: () => this.pty.pause(), resume: () => this.pty.resume() },
       FLOW_MARKS,
       () => this.parsed(),
@@ -129,11 +132,18 @@ export class Pane extends TypedEmitter<PaneEvents> {
     // The pty first: the program redraws for the new size, and that output lands on a terminal
     // already that size.
     this.pty.resize(cols, rows);
+    this.history.beforeResize();
     this.terminal.resize(cols, rows);
+    this.history.afterResize();
   }
 
   capture(opts: CaptureOptions): CaptureResult {
-    return captureTerminal(this.terminal, opts);
+    return captureTerminal(this.terminal, opts, this.history.history());
+  }
+
+  /** Rows of history the pane keeps above its normal screen (at most its `scrollback`). */
+  historyLines(): number {
+    return this.history.rows();
   }
 
   /** Signal the program; SIGHUP by default, as when a terminal is closed. Nothing once it has exited. */
@@ -152,6 +162,7 @@ export class Pane extends TypedEmitter<PaneEvents> {
     this.disposed = true;
     this.removeAllListeners();
     this.pty.dispose();
+    this.history.dispose();
     this.terminal.dispose();
   }
 
@@ -189,7 +200,7 @@ function createTerminal(opts: PaneSpawn): Terminal {
   const terminal = new Terminal({
     cols: opts.cols,
     rows: opts.rows,
-    scrollback: opts.scrollback,
+    scrollback: Scrollback.terminalLimit(opts.scrollback),
     // The unicode API that the width addon drives is a proposed API.
     allowProposedApi: true,
     // xterm logs every malformed sequence to the console; a pane printing binary would flood the

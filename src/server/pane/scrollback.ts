@@ -1,0 +1,374 @@
+import type { IMarker, Terminal } from '@xterm/headless';
+import type { PaneHistory } from './capture';
+import { CompactionBudget } from './compaction-budget';
+import { csiParamValue, type CsiParam } from './csi-param';
+import { HistoryArchive } from './history-archive';
+import { NormalScrollRegion } from './scroll-region';
+import { renderStyledLine } from './styled-line';
+
+/**
+ * xterm's own scrollback while compact. xterm keeps 12 bytes per cell of history whatever the
+ * cell holds (2.4 KB a row at 200 columns); at this size, once full, it recycles its oldest row
+ * for each new one and allocates nothing.
+ */
+const COMPACT_TERMINAL_ROWS = 750;
+/**
+ * Output goes to xterm in pieces that can scroll at most this many rows, with a look at the
+ * history after each; the archive stays this many rows ahead of xterm's trimming.
+ */
+const PIECE_ROWS = 256;
+/** Rows archived at once beyond what the next piece needs, so that archiving runs in batches. */
+const ARCHIVE_BATCH_ROWS = 256;
+/** Rows of history a flood leaves in xterm when it is compacted again, and the rows per step. */
+const REST_TERMINAL_ROWS = 250;
+const REST_STEP_ROWS = 1000;
+/** How often a flooded pane looks at whether its output has paused. */
+const QUIET_CHECK_MS = 100;
+/** Output below this much per check counts as paused (160 KB/s: some hundred long lines a second). */
+const QUIET_BYTES = 16 * 1024;
+/**
+ * Archiving may take half as long as parsing the output did, plus a burst for a command's worth
+ * of output at once. Measured per 200-cell row: 1–2 µs to archive, against ~0.7 µs to parse a
+ * `seq` line and ~10 µs for a 190-character one.
+ */
+const BUDGET_SHARE = 0.5;
+const BUDGET_BURST_MS = 50;
+
+/**
+ * - `off`: the limit fits in xterm's compact size; xterm keeps all of it, as it always did.
+ * - `compact`: xterm holds COMPACT_TERMINAL_ROWS; each row is archived before xterm recycles it.
+ * - `flood`: output outran the budget; xterm holds the pane's whole limit and the archive waits,
+ *   until the output pauses and the pane is compacted again.
+ */
+type Mode = 'off' | 'compact' | 'flood';
+
+/**
+ * A pane's scrollback kept compact: all but the newest rows of history live in a `HistoryArchive`
+ * of rendered strings (about a byte per character of a plain line) instead of in xterm.
+ *
+ * While compact, the oldest rows xterm holds are also in the archive; a marker (which xterm keeps
+ * in place as it trims and inserts rows) points at the first row that is not. Before each piece
+ * of output is parsed, enough rows past the marker are archived that the piece cannot make xterm
+ * recycle a row the archive lacks. xterm is left to trim itself, rather than trimmed each time:
+ * a row it recycles costs nothing, while a row trimmed away is replaced by a new one, and that
+ * garbage (2.4 KB a row) piles up until a full collection and stays in the RSS (measured: 15 MB
+ * for 10 000 rows).
+ *
+ * Archiving a row costs about as much as parsing a short line, so archiving every row of a flood
+ * of short lines (`seq`) would double its cost. When the budget runs out the pane floods instead:
+ * xterm's own limit is raised to the pane's, and archiving stops. Whatever xterm then trims lies
+ * beyond the pane's limit, and once xterm holds that many rows the archive, older still, is
+ * dropped. When the output pauses, the oldest rows are archived and xterm is made compact again.
+ *
+ * Changing xterm's scrollback option is the only public way to trim or grow it, and xterm applies
+ * it as a resize to the same size: that also resets the scroll regions, moves a cursor waiting to
+ * wrap at the right margin back onto the margin, and re-seeds tab stops past the last one. A pane
+ * changes the option therefore only on the normal screen, outside a region the program set
+ * (apt keeps a progress bar that way) and with no wrap pending, or just before a resize, which
+ * resets all of that anyway.
+ *
+ * Archived rows keep the width they were written at: xterm reflows its own rows when the width
+ * changes, the archive does not (nor does tmux's history).
+ */
+export class Scrollback {
+  private mode: Mode;
+  private readonly archive: HistoryArchive;
+  private readonly region: NormalScrollRegion;
+  private readonly budget = new CompactionBudget(BUDGET_SHARE, BUDGET_BURST_MS);
+  /** While compact: the first of xterm's rows that the archive does not hold (none: row 0). */
+  private boundary: IMarker | undefined;
+  /** Pieces handed to xterm and not yet parsed. */
+  private piecesInFlight = 0;
+  /** When parsing time was last counted towards the budget. */
+  private clockMark = 0;
+  private quietCheck: ReturnType<typeof setTimeout> | undefined;
+  private restStep: ReturnType<typeof setImmediate> | undefined;
+  private bytesSinceCheck = 0;
+  private disposed = false;
+
+  /** The scrollback xterm is created with for a pane that keeps `limit` rows of history. */
+  static terminalLimit(limit: number): number {
+    return Math.min(limit, COMPACT_TERMINAL_ROWS);
+  }
+
+  constructor(
+    private readonly terminal: Terminal,
+    /** Rows of history the pane keeps in all (its `scrollback`). */
+    private readonly limit: number,
+  ) {
+    this.mode = limit > COMPACT_TERMINAL_ROWS ? 'compact' : 'off';
+    this.archive = new HistoryArchive(this.mode === 'off' ? 0 : limit);
+    this.region = new NormalScrollRegion(terminal);
+    if (this.mode === 'off') return;
+    // ED 3 and DECSED 3 erase the history of the screen in use (`clear` sends it) and RIS erases
+    // everything, so the archive goes too. Each handler returns false: xterm's own still runs.
+    const erasedInDisplay = (params: CsiParam[]): boolean => {
+      if (csiParamValue(params[0]) === 3 && this.onNormalScreen()) this.forgetHistory();
+      return false;
+    };
+    terminal.parser.registerCsiHandler({ final: 'J' }, erasedInDisplay);
+    terminal.parser.registerCsiHandler({ prefix: '?', final: 'J' }, erasedInDisplay);
+    terminal.parser.registerEscHandler({ final: 'c' }, () => {
+      this.forgetHistory();
+      return false;
+    });
+    terminal.parser.registerCsiHandler({ final: 'b' }, (params) => {
+      this.repeating(csiParamValue(params[0]) || 1);
+      return false;
+    });
+  }
+
+  /** Hand `bytes` to xterm; `parsed` is called once all of them are parsed. */
+  write(bytes: Uint8Array, parsed: () => void): void {
+    if (this.mode === 'off') {
+      this.terminal.write(bytes, parsed);
+      return;
+    }
+    this.clockMark = performance.now();
+    // Once flooding, nothing needs a look between pieces.
+    if (this.mode === 'flood' || bytes.byteLength < PIECE_ROWS) {
+      this.writePiece(bytes, parsed);
+      return;
+    }
+    // The most rows a piece can scroll: one per control that may scroll, one per `perRow` other
+    // bytes (a printed cell takes at least a byte, and a row wrapped before a wide glyph holds a
+    // cell less than the width), and one for the row the cursor starts on. REP is the exception,
+    // watched by its own handler.
+    const perRow = Math.max(1, this.terminal.cols - 1);
+    let start = 0;
+    let rows = 1;
+    let cells = 0;
+    for (let i = 0; i < bytes.byteLength; i++) {
+      if (scrolls(bytes[i]!)) rows++;
+      else if (++cells === perRow) {
+        rows++;
+        cells = 0;
+      }
+      if (rows >= PIECE_ROWS && i + 1 < bytes.byteLength) {
+        this.writePiece(bytes.subarray(start, i + 1));
+        start = i + 1;
+        rows = 1;
+        cells = 0;
+      }
+    }
+    this.writePiece(bytes.subarray(start), parsed);
+  }
+
+  /** Call before resizing the terminal. */
+  beforeResize(): void {
+    if (this.mode === 'off' || this.disposed) return;
+    // A resize can trim xterm (fewer rows, or a narrower width wrapping rows into more) and moves
+    // rows without moving markers, so the pane floods through it and is compacted afterwards. The
+    // option change this takes is undone by the resize itself.
+    if (this.mode === 'compact') this.flood();
+    this.dropArchiveIfOutgrown();
+  }
+
+  /** Call after resizing the terminal. */
+  afterResize(): void {
+    if (this.mode === 'off' || this.disposed) return;
+    this.region.resized();
+    this.dropArchiveIfOutgrown();
+    this.checkForQuiet();
+  }
+
+  /** The history as a capture shows it: archived rows, then xterm's rows the archive lacks. */
+  history(): PaneHistory {
+    this.dropArchiveIfOutgrown();
+    const firstTerminalRow = this.firstUnarchivedRow();
+    const terminalRows = Math.max(0, this.terminal.buffer.normal.baseY - firstTerminalRow);
+    const shown = Math.min(this.archive.length, Math.max(0, this.limit - terminalRows));
+    const skipped = this.archive.length - shown;
+    return {
+      archivedCount: shown,
+      archivedRow: (index) => this.archive.at(skipped + index),
+      firstTerminalRow,
+    };
+  }
+
+  /** Rows of history kept above the normal screen, in the archive and in xterm. */
+  rows(): number {
+    const history = this.history();
+    return history.archivedCount + this.terminal.buffer.normal.baseY - history.firstTerminalRow;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.quietCheck);
+    clearImmediate(this.restStep);
+    this.boundary?.dispose();
+    this.archive.clear();
+  }
+
+  private writePiece(piece: Uint8Array, parsed?: () => void): void {
+    this.piecesInFlight++;
+    this.terminal.write(piece, () => {
+      this.piecesInFlight--;
+      this.pieceParsed(piece.byteLength);
+      parsed?.();
+    });
+  }
+
+  private pieceParsed(bytes: number): void {
+    if (this.disposed) return;
+    const now = performance.now();
+    this.budget.earn(now - this.clockMark);
+    this.clockMark = now;
+    this.bytesSinceCheck += bytes;
+    if (this.mode === 'compact') this.archiveAhead(PIECE_ROWS, true);
+    else this.flooded();
+  }
+
+  /**
+   * Make sure the next `rows` rows to scroll cannot make xterm recycle a row that is not archived.
+   * Over budget (`budgeted`), the pane floods instead, unless the option change that takes would
+   * disturb the program: then it archives anyway.
+   */
+  private archiveAhead(rows: number, budgeted: boolean): void {
+    // The normal screen does not scroll while the alternate one is in use.
+    if (!this.onNormalScreen()) return;
+    const buffer = this.terminal.buffer.normal;
+    const history = buffer.baseY;
+    const needed = Math.min(history - 1, Math.max(0, history + rows - COMPACT_TERMINAL_ROWS));
+    const archived = this.firstUnarchivedRow();
+    if (archived >= needed) return;
+    if (budgeted && !this.budget.available && this.optionChangeIsHarmless()) {
+      this.flood();
+      return;
+    }
+    // Stop short of the newest row of history so the marker stays off the screen, where erasing
+    // and deleting lines would dispose of it.
+    const target = Math.min(history - 1, needed + ARCHIVE_BATCH_ROWS);
+    const started = performance.now();
+    const cell = buffer.getNullCell();
+    for (let y = archived; y < target; y++) {
+      this.archive.push(renderStyledLine(buffer.getLine(y)!, this.terminal.cols, cell));
+    }
+    this.boundary?.dispose();
+    this.boundary = this.terminal.registerMarker(target - buffer.baseY - buffer.cursorY);
+    const finished = performance.now();
+    this.budget.spend(finished - started);
+    this.clockMark = finished;
+  }
+
+  /**
+   * A REP can scroll more rows than its few bytes, which the piece it came in did not count:
+   * archive ahead of all it may write as well as the rest of the piece, as far as xterm's rows go
+   * (a single REP writing more rows than xterm holds loses the excess).
+   */
+  private repeating(count: number): void {
+    if (this.mode !== 'compact') return;
+    const { cols } = this.terminal;
+    const rows = Math.ceil((this.terminal.buffer.normal.cursorX + count) / cols);
+    this.archiveAhead(rows + PIECE_ROWS, false);
+  }
+
+  /** Leave compact mode: drop the rows xterm holds twice and raise its limit to the pane's. */
+  private flood(): void {
+    this.setTerminalLimit(this.limit, this.firstUnarchivedRow());
+    this.boundary?.dispose();
+    this.boundary = undefined;
+    this.mode = 'flood';
+    this.checkForQuiet();
+  }
+
+  private flooded(): void {
+    this.dropArchiveIfOutgrown();
+    this.checkForQuiet();
+  }
+
+  /**
+   * When flooding, xterm trims only once it holds `limit` rows of history, and those are then the
+   * newest `limit`: nothing the archive holds may still be shown. Rows leave xterm's history only
+   * by trimming, a resize or an erase, so a look after every piece and around resizes catches it.
+   */
+  private dropArchiveIfOutgrown(): void {
+    if (this.mode === 'flood' && this.archive.length > 0 && this.terminal.buffer.normal.baseY >= this.limit) {
+      this.archive.clear();
+    }
+  }
+
+  private checkForQuiet(): void {
+    if (this.mode !== 'flood' || this.quietCheck !== undefined || this.restStep !== undefined) return;
+    this.quietCheck = setTimeout(() => {
+      this.quietCheck = undefined;
+      const flowing = this.bytesSinceCheck >= QUIET_BYTES;
+      this.bytesSinceCheck = 0;
+      if (flowing) this.checkForQuiet();
+      else this.compactAtRest();
+    }, QUIET_CHECK_MS);
+  }
+
+  /**
+   * Archive a flooded pane's oldest rows a step at a time, yielding between steps, and make it
+   * compact once REST_TERMINAL_ROWS are left. It waits while output is being parsed (it would
+   * arrive uncut) or an option change would disturb the program (another screen, a region, a
+   * pending wrap): the next output starts the quiet checks again.
+   */
+  private compactAtRest(): void {
+    if (this.disposed || this.mode !== 'flood') return;
+    if (this.piecesInFlight > 0 || !this.optionChangeIsHarmless()) return;
+    this.dropArchiveIfOutgrown();
+    const buffer = this.terminal.buffer.normal;
+    const count = Math.max(0, Math.min(REST_STEP_ROWS, buffer.baseY - REST_TERMINAL_ROWS));
+    const cell = buffer.getNullCell();
+    for (let y = 0; y < count; y++) {
+      this.archive.push(renderStyledLine(buffer.getLine(y)!, this.terminal.cols, cell));
+    }
+    if (buffer.baseY - count > REST_TERMINAL_ROWS) {
+      this.setTerminalLimit(this.limit, count);
+      this.restStep = setImmediate(() => {
+        this.restStep = undefined;
+        this.compactAtRest();
+      });
+      return;
+    }
+    this.setTerminalLimit(COMPACT_TERMINAL_ROWS, count);
+    this.mode = 'compact';
+  }
+
+  /** Trim xterm's oldest `drop` rows of history, then set its limit to `rows`. */
+  private setTerminalLimit(rows: number, drop: number): void {
+    const { options, buffer } = this.terminal;
+    // A limit `drop` rows below what xterm holds trims exactly those rows.
+    if (drop > 0) options.scrollback = buffer.normal.length - this.terminal.rows - drop;
+    options.scrollback = rows;
+  }
+
+  private firstUnarchivedRow(): number {
+    const line = this.boundary?.line ?? 0;
+    return line > 0 ? line : 0;
+  }
+
+  private forgetHistory(): void {
+    this.archive.clear();
+    this.boundary?.dispose();
+    this.boundary = undefined;
+  }
+
+  private optionChangeIsHarmless(): boolean {
+    return (
+      this.onNormalScreen() &&
+      this.region.isWholeScreen &&
+      this.terminal.buffer.normal.cursorX < this.terminal.cols
+    );
+  }
+
+  private onNormalScreen(): boolean {
+    return this.terminal.buffer.active.type === 'normal';
+  }
+}
+
+const LINE_FEED = 0x0a;
+const VERTICAL_TAB = 0x0b;
+const FORM_FEED = 0x0c;
+const ESCAPE = 0x1b;
+/** The first byte of C1 controls in UTF-8 (NEL is C2 85, IND C2 84). */
+const C1_LEAD = 0xc2;
+
+/** Whether a byte may start a control that scrolls a row: LF, VT, FF, IND and NEL (as ESC or C1). */
+function scrolls(byte: number): boolean {
+  return (
+    byte === LINE_FEED || byte === VERTICAL_TAB || byte === FORM_FEED || byte === ESCAPE || byte === C1_LEAD
+  );
+}
