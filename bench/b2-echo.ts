@@ -9,6 +9,8 @@ import { TmuxServer } from './lib/tmux-server';
 import { sleep } from './lib/wait';
 
 const PANES = 10;
+/** B2's pace: PANES keystrokes per PANE_GAP_MS. */
+const PACE_MS = PANE_GAP_MS / PANES;
 
 /** Time `count` calls of `call`, `gapMs` apart (so an echo's event is never rate-capped). */
 async function timeCalls(count: number, gapMs: number, call: () => Promise<unknown>): Promise<number[]> {
@@ -24,8 +26,9 @@ async function timeCalls(count: number, gapMs: number, call: () => Promise<unkno
 
 /**
  * Where fux's echo time goes, piece by piece, on a fresh idle server: the bare rpc round trip
- * (`list` of a small workspace), the `sendKeys` reply (rpc, key decoding, the pty write handed
- * to node-pty), and node-pty's own write-to-echo round trip in this process.
+ * (`server.info`, which touches no pane), the `sendKeys` reply (rpc, key decoding, the pty write
+ * handed to node-pty), and node-pty's own write-to-echo round trip in this process. All at the
+ * main measurement's pace (a call every PACE_MS): after a longer pause a process answers slower.
  */
 async function attribute(count: number): Promise<Table> {
   const server = await FuxServer.start();
@@ -33,22 +36,22 @@ async function attribute(count: number): Promise<Table> {
     const conn = await server.connect();
     await conn.client.workspace.new.mutate({ name: 'parts', cols: 200, rows: 50 });
     const { id } = await conn.client.new.mutate({ workspace: 'parts', argv: ['cat'], cwd: server.home });
-    const list = await timeCalls(count, 20, () => conn.client.list.query({ workspace: 'parts' }));
-    const send = await timeCalls(count, PANE_GAP_MS, () =>
+    const rpc = await timeCalls(count, PACE_MS, () => conn.client.server.info.query({}));
+    const send = await timeCalls(count, PACE_MS, () =>
       conn.client.sendKeys.mutate({ workspace: 'parts', id, keys: ['x'], literal: true }),
     );
     conn.close();
-    const pty = await ptyEchoTimes(count, 20);
+    const pty = await ptyEchoTimes(count, PACE_MS);
     const row = (label: string, xs: number[]): string[] => [
       label,
       formatMs(percentile(xs, 50)),
       formatMs(percentile(xs, 99)),
     ];
     return {
-      title: `the parts of fux's echo path, ${count} of each on a fresh idle server`,
+      title: `the parts of fux's echo path, ${count} of each, one every ${PACE_MS} ms, on a fresh idle server`,
       head: ['part', 'p50', 'p99'],
       rows: [
-        row('rpc round trip (`list` of one workspace)', list),
+        row('rpc round trip (`server.info`)', rpc),
         row('`sendKeys` reply (rpc + keys + pty write queued)', send),
         row('node-pty alone: write a key, read the echo (in the bench process)', pty),
       ],

@@ -56,14 +56,19 @@ export async function timeWrites(
 }
 
 /**
- * A full garbage collection, so a memory delta is the live growth only: terminals disposed by an
- * earlier benchmark in this process would otherwise be freed in the middle of the measurement.
- * `--expose-gc` can be turned on at run time; a fresh context then sees `gc`.
+ * Collect garbage until it is gone, so a memory delta is the live growth only: terminals disposed
+ * by an earlier benchmark in this process would otherwise be freed in the middle of the
+ * measurement. One collection is not enough (freed typed-array memory is released later), so it
+ * is repeated with a turn of the event loop between. `--expose-gc` can be turned on at run time;
+ * a fresh context then sees `gc`.
  */
-function collectGarbage(): void {
+async function collectGarbage(): Promise<void> {
   v8.setFlagsFromString('--expose-gc');
   const gc = vm.runInNewContext('gc') as () => void;
-  gc();
+  for (let i = 0; i < 4; i++) {
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /**
@@ -76,7 +81,7 @@ export async function measureTerminal(
   lines: number,
   width: number,
 ): Promise<TerminalCost> {
-  collectGarbage();
+  await collectGarbage();
   const before = process.memoryUsage();
   const terminal = paneTerminal(shape);
   const batch = 500;
@@ -86,7 +91,7 @@ export async function measureTerminal(
       chunk += `${String(i).padStart(width, '0')}\r\n`;
     await write(terminal, chunk);
   }
-  collectGarbage();
+  await collectGarbage();
   const after = process.memoryUsage();
   terminal.dispose();
   return {
