@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'fixtures/', 'coverage/'] },
+  { ignores: ['node_modules/', 'dist/', 'fixtures/', 'coverage/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
