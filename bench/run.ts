@@ -10,11 +10,25 @@ import { keystrokeEcho } from './b2-echo';
 import { floodEcho } from './b3-flood-echo';
 import { cliVerb } from './b4-cli';
 import { memory } from './b5-memory';
+import { idleCost } from './b6-idle';
+import { detectLatency } from './b7-detect';
+import { zorEval } from './zor-eval';
+import { zorWrapper } from './zor-wrapper';
 import { cleanUpAll } from './lib/cleanup';
 import { renderSection, renderSummary, type Benchmark, type Section } from './lib/report';
 import { assertReady, tmuxBin } from './lib/repo';
 
-const benchmarks: Benchmark[] = [bulkOutput, keystrokeEcho, floodEcho, cliVerb, memory];
+const benchmarks: Benchmark[] = [
+  bulkOutput,
+  keystrokeEcho,
+  floodEcho,
+  cliVerb,
+  memory,
+  idleCost,
+  detectLatency,
+  zorEval,
+  zorWrapper,
+];
 
 const usage = `usage: npm run bench -- [--quick] [--profile] [${benchmarks.map((b) => b.id.toLowerCase()).join(' ')}]
   --quick    a smoke run: small inputs, few repetitions (figures only indicative)
