@@ -10,7 +10,7 @@ describe('the compaction budget', () => {
     expect(budget.available).toBe(false);
   });
 
-  test('earns its share of parsing time back after an overdraft', () => {
+  test('earns its share of the time back after an overdraft', () => {
     const budget = new CompactionBudget(0.5, 20);
     budget.spend(30); // 10 ms overdrawn
     budget.earn(19);

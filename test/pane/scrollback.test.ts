@@ -82,16 +82,51 @@ describe('the scrollback of a pane', () => {
     expect(plain).toContain('19994 中文😀 rgb');
   });
 
-  test('keeps at most its scrollback of history, dropping the oldest lines first', async () => {
-    const pane = shPane('seq 1 8000', { cols: 40, rows: 10, scrollback: 3000 });
+  /** The most rows of history xterm itself held while the pane printed. */
+  function peakTerminalHistory(pane: Pane): () => number {
+    let peak = 0;
+    pane.on('output', () => (peak = Math.max(peak, terminalHistory(pane))));
+    return () => peak;
+  }
+
+  test('keeps every line of a flood that outran archiving, before and after compacting it', async () => {
+    // At 400 columns archiving a row costs several times parsing a short line: `seq` floods.
+    const pane = shPane('seq 1 20000', { cols: 400, rows: 10, scrollback: 100_000 });
+    const peak = peakTerminalHistory(pane);
     await exited(pane);
-    await compacted(pane, 3000);
-    // History holds 1..7991 (the screen shows 7992..8000 and the cursor row); the newest 3000 stay.
-    expect(everything(pane)).toEqual([...numbers(4992, 8000), '']);
+    expect(peak()).toBeGreaterThan(750);
+    expect(everything(pane)).toEqual([...numbers(1, 20_000), '']);
+    await until(pane, 'compaction after the flood', () => terminalHistory(pane) <= 750);
+    expect(everything(pane)).toEqual([...numbers(1, 20_000), '']);
+    expect(pane.historyLines()).toBe(19_991);
   });
 
-  test('is erased with the archive by ED 3 (printf "\\033[3J")', async () => {
-    const pane = shPane("seq 1 3000; read _; printf '\\033[3J'; echo cleared; read _", {
+  test('keeps at most its scrollback of history, dropping the oldest lines first', async () => {
+    // A flood past the limit: xterm itself trims, and what was archived before is outgrown.
+    const pane = shPane('seq 1 50000', { cols: 400, rows: 10, scrollback: 3000 });
+    const peak = peakTerminalHistory(pane);
+    await exited(pane);
+    expect(peak()).toBe(3000);
+    await compacted(pane, 3000);
+    // History holds 1..49991 (the screen shows 49992..50000 and the cursor row); the newest 3000 stay.
+    expect(everything(pane)).toEqual([...numbers(46992, 50000), '']);
+    expect(pane.historyLines()).toBe(3000);
+  });
+
+  test('keeps at most its scrollback when the output comes slowly', async () => {
+    const pane = shPane('i=1; while [ $i -le 4000 ]; do echo $i; i=$((i+1)); done', {
+      rows: 10,
+      scrollback: 3000,
+    });
+    await exited(pane);
+    expect(everything(pane)).toEqual([...numbers(992, 4000), '']);
+  });
+
+  test.each([
+    ['ED 3', '\\033[3J'],
+    ['RIS', '\\033c'],
+  ])('is erased with the archive by %s', async (_, sequence) => {
+    const pane = shPane(`seq 1 3000; read _; printf '${sequence}'; echo cleared; read _`, {
       rows: 10,
       scrollback: 5000,
     });

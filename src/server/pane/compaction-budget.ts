@@ -1,8 +1,8 @@
 /**
  * How much time moving history into the archive may take while output keeps coming: a share of
- * the time spent parsing that output, plus a burst. Archiving spends what it measurably took and
- * may overdraw, after which it waits until parsing has paid the debt back. Both sides are wall
- * time, so a loaded machine slows them alike.
+ * the time that passes, saved up to a burst. Archiving spends what it measurably took and may
+ * overdraw, after which it waits until time has paid the debt back. Both sides are wall time, so
+ * a loaded machine slows them alike; while output floods, the time that passes is parsing it.
  *
  * Archiving a row reads every cell of it, whatever the row holds, so a row of a long line costs a
  * fraction of parsing it, and a row of a short one about as much: a flood of long lines is
@@ -12,7 +12,7 @@ export class CompactionBudget {
   private balanceMs: number;
 
   constructor(
-    /** The share of parsing time that archiving may take. */
+    /** The share of the time that archiving may take. */
     private readonly share: number,
     private readonly burstMs: number,
   ) {
@@ -23,7 +23,7 @@ export class CompactionBudget {
     return this.balanceMs > 0;
   }
 
-  /** Some output took `ms` to parse. */
+  /** `ms` have passed. */
   earn(ms: number): void {
     this.balanceMs = Math.min(this.burstMs, this.balanceMs + ms * this.share);
   }

@@ -3,6 +3,7 @@ import type { PaneHistory } from './capture';
 import { CompactionBudget } from './compaction-budget';
 import { csiParamValue, type CsiParam } from './csi-param';
 import { HistoryArchive } from './history-archive';
+import { cutIntoPieces } from './output-pieces';
 import { NormalScrollRegion } from './scroll-region';
 import { renderStyledLine } from './styled-line';
 
@@ -13,8 +14,8 @@ import { renderStyledLine } from './styled-line';
  */
 const COMPACT_TERMINAL_ROWS = 750;
 /**
- * Output goes to xterm in pieces that can scroll at most this many rows, with a look at the
- * history after each; the archive stays this many rows ahead of xterm's trimming.
+ * Output goes to xterm in pieces that can scroll at most this many rows (`cutIntoPieces`), with a
+ * look at the history after each; the archive stays this many rows ahead of xterm's trimming.
  */
 const PIECE_ROWS = 256;
 /** Rows archived at once beyond what the next piece needs, so that archiving runs in batches. */
@@ -27,12 +28,14 @@ const QUIET_CHECK_MS = 100;
 /** Output below this much per check counts as paused (160 KB/s: some hundred long lines a second). */
 const QUIET_BYTES = 16 * 1024;
 /**
- * Archiving may take half as long as parsing the output did, plus a burst for a command's worth
- * of output at once. Measured per 200-cell row: 1–2 µs to archive, against ~0.7 µs to parse a
- * `seq` line and ~10 µs for a 190-character one.
+ * Archiving may take three quarters of the time that passes (parsing output or idle), saved up
+ * to a burst that covers a command's worth of output at once. Measured per 200-cell row: ~2 µs
+ * to archive, against ~1 µs to parse a `seq` line and ~10 µs a 190-character one: a flood of
+ * long lines stays compact (with room to spare on a loaded machine), while one of short lines
+ * floods within some ten thousand rows, after some 30 ms of archiving.
  */
-const BUDGET_SHARE = 0.5;
-const BUDGET_BURST_MS = 50;
+const BUDGET_SHARE = 0.75;
+const BUDGET_BURST_MS = 20;
 
 /**
  * - `off`: the limit fits in xterm's compact size; xterm keeps all of it, as it always did.
@@ -79,8 +82,8 @@ export class Scrollback {
   private boundary: IMarker | undefined;
   /** Pieces handed to xterm and not yet parsed. */
   private piecesInFlight = 0;
-  /** When parsing time was last counted towards the budget. */
-  private clockMark = 0;
+  /** Until when time has been counted towards the budget. */
+  private clockMark = performance.now();
   private quietCheck: ReturnType<typeof setTimeout> | undefined;
   private restStep: ReturnType<typeof setImmediate> | undefined;
   private bytesSinceCheck = 0;
@@ -124,34 +127,15 @@ export class Scrollback {
       this.terminal.write(bytes, parsed);
       return;
     }
-    this.clockMark = performance.now();
-    // Once flooding, nothing needs a look between pieces.
+    // Once flooding, nothing needs a look between pieces; fewer bytes than PIECE_ROWS cannot scroll more.
     if (this.mode === 'flood' || bytes.byteLength < PIECE_ROWS) {
       this.writePiece(bytes, parsed);
       return;
     }
-    // The most rows a piece can scroll: one per control that may scroll, one per `perRow` other
-    // bytes (a printed cell takes at least a byte, and a row wrapped before a wide glyph holds a
-    // cell less than the width), and one for the row the cursor starts on. REP is the exception,
-    // watched by its own handler.
-    const perRow = Math.max(1, this.terminal.cols - 1);
-    let start = 0;
-    let rows = 1;
-    let cells = 0;
-    for (let i = 0; i < bytes.byteLength; i++) {
-      if (scrolls(bytes[i]!)) rows++;
-      else if (++cells === perRow) {
-        rows++;
-        cells = 0;
-      }
-      if (rows >= PIECE_ROWS && i + 1 < bytes.byteLength) {
-        this.writePiece(bytes.subarray(start, i + 1));
-        start = i + 1;
-        rows = 1;
-        cells = 0;
-      }
-    }
-    this.writePiece(bytes.subarray(start), parsed);
+    const pieces = cutIntoPieces(bytes, this.terminal.cols, PIECE_ROWS);
+    const last = pieces.length - 1;
+    for (let i = 0; i < last; i++) this.writePiece(pieces[i]!);
+    this.writePiece(pieces[last]!, parsed);
   }
 
   /** Call before resizing the terminal. */
@@ -357,18 +341,4 @@ export class Scrollback {
   private onNormalScreen(): boolean {
     return this.terminal.buffer.active.type === 'normal';
   }
-}
-
-const LINE_FEED = 0x0a;
-const VERTICAL_TAB = 0x0b;
-const FORM_FEED = 0x0c;
-const ESCAPE = 0x1b;
-/** The first byte of C1 controls in UTF-8 (NEL is C2 85, IND C2 84). */
-const C1_LEAD = 0xc2;
-
-/** Whether a byte may start a control that scrolls a row: LF, VT, FF, IND and NEL (as ESC or C1). */
-function scrolls(byte: number): boolean {
-  return (
-    byte === LINE_FEED || byte === VERTICAL_TAB || byte === FORM_FEED || byte === ESCAPE || byte === C1_LEAD
-  );
 }
