@@ -47,7 +47,8 @@ type Mode = 'off' | 'compact' | 'flood';
 
 /**
  * A pane's scrollback kept compact: all but the newest rows of history live in a `HistoryArchive`
- * of rendered strings (about a byte per character of a plain line) instead of in xterm.
+ * (each row rendered with its attributes and packed as UTF-8, about a byte per character of a
+ * plain line) instead of in xterm.
  *
  * While compact, the oldest rows xterm holds are also in the archive; a marker (which xterm keeps
  * in place as it trims and inserts rows) points at the first row that is not. Before each piece
