@@ -10,8 +10,7 @@ import {
 } from '../rules/explain';
 import type { RuleSet } from '../rules/rule-set';
 import { EXIT_ERROR, type CommandOutput } from './command-output';
-import { readFixture } from './check';
-import { loadCommandRules, pickSet } from './load-for-command';
+import { loadFixtureWithSet, type FixtureRequest } from './fixture-with-set';
 
 /** How much of a region to show: enough to see why, short enough to scan. */
 const EXCERPT_LINES = 6;
@@ -71,23 +70,14 @@ export function formatExplanation(set: RuleSet, fixture: Fixture): string[] {
   ];
 }
 
-export interface ExplainOptions {
-  readonly fixture: string;
-  readonly agent: string | undefined;
-  readonly ruleDirs: readonly string[];
-  readonly env?: NodeJS.ProcessEnv;
-}
+export type ExplainOptions = FixtureRequest;
 
 export function runExplain(options: ExplainOptions): CommandOutput {
-  const fixture = readFixture(options.fixture);
-  if ('problem' in fixture) return { stdout: [], stderr: [fixture.problem], exitCode: EXIT_ERROR };
-  const rules = loadCommandRules(options.ruleDirs, options.env);
-  const picked = pickSet(rules, options.agent ?? fixture.agent, options.fixture);
-  if ('problem' in picked)
-    return { stdout: [], stderr: [...rules.problems, picked.problem], exitCode: EXIT_ERROR };
+  const loaded = loadFixtureWithSet(options);
+  if ('failure' in loaded) return loaded.failure;
   return {
-    stdout: formatExplanation(picked.set, fixture),
-    stderr: rules.problems,
-    exitCode: rules.problems.length > 0 ? EXIT_ERROR : 0,
+    stdout: formatExplanation(loaded.set, loaded.fixture),
+    stderr: loaded.problems,
+    exitCode: loaded.problems.length > 0 ? EXIT_ERROR : 0,
   };
 }
