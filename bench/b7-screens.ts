@@ -6,6 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { fixtureScreen } from '../test/agents/fixture-screen';
 import { repoRoot } from './lib/repo';
 
 export interface FakeAgent {
@@ -17,13 +18,7 @@ export interface FakeAgent {
 
 /** Clear screen and history, draw the body from the top, then set the title. */
 function render(fixture: string): { screen: string; title: string } {
-  const lines = fs.readFileSync(fixture, 'utf8').replace(/\n$/, '').split('\n');
-  const title =
-    lines
-      .find((line) => line.startsWith('# title:'))
-      ?.slice('# title:'.length)
-      .trim() ?? '';
-  const body = lines.filter((line) => !line.startsWith('# '));
+  const { title, body } = fixtureScreen(fixture);
   return { screen: `\x1b[H\x1b[2J\x1b[3J${body.join('\r\n')}\x1b]2;${title}\x07`, title };
 }
 

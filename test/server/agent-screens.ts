@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { fixtureScreen } from '../agents/fixture-screen';
 
 /**
  * A stand-in agent for the server's agent tests: a shell that declares itself Claude Code
@@ -21,13 +22,7 @@ export type ScreenName = keyof typeof SCREENS;
 
 /** Clear the screen and history, set the title, draw the body from the top: what a redraw does. */
 function renderFixture(file: string): string {
-  const lines = fs.readFileSync(file, 'utf8').replace(/\n$/, '').split('\n');
-  const title =
-    lines
-      .find((line) => line.startsWith('# title:'))
-      ?.slice('# title:'.length)
-      .trim() ?? '';
-  const body = lines.filter((line) => !line.startsWith('# '));
+  const { title, body } = fixtureScreen(file);
   return `\x1b]2;${title}\x07\x1b[H\x1b[2J\x1b[3J${body.join('\r\n')}`;
 }
 
