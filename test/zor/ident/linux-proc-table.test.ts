@@ -108,7 +108,8 @@ onLinux('LinuxProcTable over the real /proc', () => {
     const child = start('sh', ['-c', 'sleep 30; true']);
     const job = await waitFor(() => {
       const listed = table.job(child.pid!, child.pid!);
-      return listed.processes.length === 2 && listed;
+      // The forked child is still called sh until it has exec'd sleep; wait for the exec.
+      return listed.processes.length === 2 && listed.processes.some((p) => p.comm === 'sleep') && listed;
     }, 'sh and its sleep');
     expect(job.processes.map((p) => p.comm).sort()).toEqual(['sh', 'sleep']);
     expect(job.processes.every((p) => p.pgrp === child.pid)).toBe(true);
