@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { appRouter, type ProcedureMeta } from './router';
+import { appRouter } from './router';
+import type { ProcedureMeta } from './trpc';
 import { eventSchemas } from './events';
 
 /**

@@ -1,70 +1,12 @@
-import { initTRPC, TRPCError } from '@trpc/server';
-import type { z } from 'zod';
-import type { EventBus, FuxEvent } from './events';
-import { FuxError } from './errors';
+import { TRPCError } from '@trpc/server';
+import type { FuxEvent } from './events';
+import { proc, t } from './trpc';
 import { describeWorkspace } from './describe';
 import { inputs, outputs, type WaitResult } from './schemas';
 import { SubscriberQueue, SubscriberTooSlow } from './subscriber';
-import type { Workspaces, Launch } from './workspaces';
+import type { Launch } from './workspaces';
 import type { PaneEntry } from './workspace';
 import { startWait, type PendingWait } from './wait';
-
-/** What the transport tells a procedure about its connection (see src/rpc). */
-export interface ConnectionHandle {
-  /** Resolves when the connection can take more bytes: streaming procedures await it (backpressure). */
-  writable(): Promise<void>;
-  close(reason: string): void;
-}
-
-export interface ServerControl {
-  info(): { pid: number; version: string; socket: string; uptimeMs: number; log: string };
-  stop(reason: string): void;
-}
-
-export interface Context {
-  workspaces: Workspaces;
-  bus: EventBus;
-  conn: ConnectionHandle;
-  server: ServerControl;
-  /** Events a subscriber may have queued before it is cut off. */
-  subscriberQueueLimit: number;
-  /** The server log, for what a client is not there to hear. */
-  log(message: string): void;
-}
-
-/** A procedure's description and the CLI verb that calls it, for `docs/protocol.md`. */
-export interface ProcedureMeta {
-  verb: string;
-  description: string;
-  /** What a subscription that is not an event stream sends, for the protocol document. */
-  yields?: z.ZodType;
-}
-
-const t = initTRPC
-  .context<Context>()
-  .meta<ProcedureMeta>()
-  .create({
-    isDev: false,
-    errorFormatter({ shape }) {
-      // The message is the whole user-facing story; tRPC's data.stack is never sent (isDev: false).
-      return {
-        ...shape,
-        data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path },
-      };
-    },
-  });
-
-/** Turn our user-facing errors into tRPC errors with the same code and message. */
-const userErrors = t.middleware(async ({ next }) => {
-  const res = await next();
-  if (!res.ok) {
-    const cause = res.error.cause;
-    if (cause instanceof FuxError) throw new TRPCError({ code: cause.code, message: cause.message });
-  }
-  return res;
-});
-
-const proc = t.procedure.use(userErrors);
 
 function launchOf(input: { argv?: string[]; cwd?: string; env?: Record<string, string> }): Launch {
   const env: Record<string, string> = {};
