@@ -9,8 +9,49 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { isTomlError, parseToml } from '../zor/rules/toml';
 import { tomlKeyLine } from './toml-key-line';
+import { clientAction, serverAction } from './attach/protocol';
+
+/**
+ * A key as config writes it: optional C- (Ctrl), M- (Alt), S- (Shift) prefixes, then one
+ * character or a named key. The attach client parses the same names.
+ */
+const KEY_NAME =
+  /^((C|M|S)-)*(.|Space|Enter|Tab|Escape|Esc|BSpace|Backspace|Up|Down|Left|Right|Home|End|PageUp|PageDown|PPage|NPage|Insert|Delete|F([1-9]|1[0-2]))$/u;
+const keySchema = z.string().regex(KEY_NAME, 'not a key name: write e.g. "C-a", "M-x", "F5", "|" or "Enter"');
+
+const builtinAction = z.enum([...serverAction.options, ...clientAction.options]);
+
+const binding = z.union([
+  builtinAction,
+  z.strictObject({
+    command: z.string().min(1).describe('a shell command (run with /bin/sh -c)'),
+    popup: z.boolean().default(false).describe('show it in a popup until it exits'),
+  }),
+]);
 
 export const configSchema = z.strictObject({
+  prefix: keySchema
+    .default('C-a')
+    .describe('the prefix key of an attached client; pressed twice it sends itself'),
+  bindings: z
+    .record(keySchema, binding)
+    .default({})
+    .describe(
+      'keys after the prefix: a built-in action or { command, popup }; these add to or replace the defaults',
+    ),
+  default_command: z
+    .union([z.string().min(1), z.array(z.string()).min(1)])
+    .optional()
+    .describe(
+      'what a pane runs when no command is given: a shell command string or an argv array; default: $SHELL',
+    ),
+  scrollback: z
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .default(10_000)
+    .describe('lines of history each new pane keeps'),
   notify: z.boolean().default(true).describe('desktop notifications when an agent is blocked or finishes'),
   hooks: z
     .array(z.string().min(1))
@@ -19,6 +60,13 @@ export const configSchema = z.strictObject({
 });
 
 export type FuxConfig = z.infer<typeof configSchema>;
+
+/** The config's default command as an argv (a string runs through /bin/sh -c); empty means $SHELL. */
+export function defaultCommandOf(config: FuxConfig): string[] {
+  const c = config.default_command;
+  if (c === undefined) return [];
+  return typeof c === 'string' ? ['/bin/sh', '-c', c] : c;
+}
 
 export const DEFAULT_CONFIG: FuxConfig = configSchema.parse({});
 

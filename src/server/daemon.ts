@@ -11,7 +11,8 @@ import { Logger } from './log';
 import { Workspaces, defaultSettings, type ServerSettings } from './workspaces';
 import { version } from './version';
 import { AgentDetection } from './agent/agent-detection';
-import { configFile } from './config';
+import { configFile, defaultCommandOf, type FuxConfig } from './config';
+import { AttachHub } from './attach/hub';
 import { ConfigStore } from './config-store';
 import { Hooks } from './hooks';
 import { platformNotifier } from './notifier';
@@ -115,6 +116,11 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const detection = AgentDetection.load(process.env, log);
   const workspaces = new Workspaces({ ...defaultSettings(paths.socket), ...opts.settings }, bus, detection);
   const notifier = platformNotifier(bus, () => config.current.notify, process.env);
+  const applyPaneDefaults = (c: FuxConfig): void =>
+    workspaces.setPaneDefaults({ defaultCommand: defaultCommandOf(c), scrollback: c.scrollback });
+  applyPaneDefaults(config.current);
+  config.onChange(applyPaneDefaults);
+  const attach = new AttachHub({ workspaces, bus, config: () => config.current, log: (m) => log.warn(m) });
   const started = Date.now();
   let stopping: Promise<void> | undefined;
   let resolveStopped!: () => void;
@@ -135,6 +141,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     createContext: (conn): Context => ({
       workspaces,
       bus,
+      attach,
       conn,
       server: control,
       subscriberQueueLimit: opts.subscriberQueueLimit ?? 1024,
@@ -191,6 +198,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       log.info(`stopping: ${reason}`);
       config.close();
       notifier.close();
+      attach.close();
       workspaces.hangUpAll();
       await hooks.stopAll();
       fs.closeSync(hookOutput);

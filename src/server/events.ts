@@ -50,6 +50,19 @@ export const eventSchemas = {
     cols: z.number(),
     rows: z.number(),
   }),
+  'client.attached': z
+    .object({
+      type: z.literal('client.attached'),
+      ...base,
+      client: z.string(),
+      cols: z.number(),
+      rows: z.number(),
+      remote: z.string().nullable().describe("the remote peer's endpoint id, null for a local client"),
+    })
+    .describe('a client attached to the workspace (its pane area size)'),
+  'client.detached': z
+    .object({ type: z.literal('client.detached'), ...base, client: z.string(), reason: z.string() })
+    .describe('a client left: it detached, its connection closed, or the workspace went away'),
 } as const;
 
 export type EventType = keyof typeof eventSchemas;

@@ -7,6 +7,7 @@ import { SubscriberQueue, SubscriberTooSlow } from './subscriber';
 import type { Launch } from './workspaces';
 import type { PaneEntry } from './workspace';
 import { startWait, type PendingWait } from './wait';
+import { attachRouter } from './attach/router';
 
 function launchOf(input: { argv?: string[]; cwd?: string; env?: Record<string, string> }): Launch {
   const env: Record<string, string> = {};
@@ -173,6 +174,23 @@ export const appRouter = t.router({
         return ok;
       }),
   }),
+
+  popup: proc
+    .meta({
+      verb: 'popup',
+      description:
+        'run a program in a centred overlay over the workspace until it exits; returns its exit status',
+    })
+    .input(inputs.popup)
+    .output(outputs.popup)
+    .mutation(async ({ ctx, input }) => {
+      const ws = ctx.workspaces.resolveName(input.workspace);
+      const want = input.cols && input.rows ? { cols: input.cols, rows: input.rows } : undefined;
+      const popup = ctx.workspaces.openPopup(ws, launchOf(input), want);
+      return { id: popup.id, exit: await popup.exited };
+    }),
+
+  attach: attachRouter,
 
   setStatus: proc
     .meta({ verb: 'set-status', description: 'set a named status-line segment; empty text removes it' })

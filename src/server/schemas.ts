@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentState, eventTypes, visibleFlags } from './events';
+import { agentState, eventTypes, exitStatus, visibleFlags } from './events';
 
 /** Input and output shapes of the control API. The router, the client's types and docs/protocol.md all come from these. */
 
@@ -24,6 +24,12 @@ const launch = {
 export const direction = z.enum(['left', 'right', 'up', 'down']);
 
 export const inputs = {
+  popup: z.object({
+    workspace: workspaceName,
+    ...launch,
+    cols: z.number().int().min(1).max(2000).optional().describe('width; default 80 % of the workspace'),
+    rows: z.number().int().min(1).max(1000).optional().describe('height; default 80 % of the workspace'),
+  }),
   list: z.object({ workspace: z.string().optional().describe('only this workspace; default: all') }),
   new: z.object({ workspace: workspaceName, ...launch }),
   split: z.object({
@@ -180,6 +186,7 @@ export const outputs = {
   focus: z.object({ id: paneId }),
   zoom: z.object({ id: paneId, zoomed: z.boolean() }),
   ok: z.object({ ok: z.literal(true) }),
+  popup: z.object({ id: paneId, exit: exitStatus }),
   resize: z.object({ changed: z.boolean() }),
   sendKeys: z.object({ bytes: z.number() }),
   capture: z.object({

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { EventBus } from './events';
 import { FuxError } from './errors';
 import type { Workspaces } from './workspaces';
+import type { AttachHub } from './attach/hub';
 
 /** What the transport tells a procedure about its connection (see src/rpc). */
 export interface ConnectionHandle {
@@ -19,6 +20,9 @@ export interface ServerControl {
 export interface Context {
   workspaces: Workspaces;
   bus: EventBus;
+  attach: AttachHub;
+  /** The remote peer's endpoint id on an iroh connection; undefined on the local socket. */
+  peer?: string;
   conn: ConnectionHandle;
   server: ServerControl;
   /** Events a subscriber may have queued before it is cut off. */

@@ -1,5 +1,6 @@
 import type { Pane } from './pane';
 import type { PaneAgent } from './agent/pane-agent';
+import type { PopupEntry } from './workspaces';
 import { TabLayout, type Axis, type PaneId, type Rect } from './layout';
 import { contentRect } from './layout/geometry';
 import { FuxError, noPane } from './errors';
@@ -38,6 +39,8 @@ export class Workspace {
   readonly panes = new Map<PaneId, PaneEntry>();
   readonly status = new Map<string, string>();
   activeTab: Tab | undefined;
+  /** The program shown over the workspace until it exits, if any (not in any tab). */
+  popup: PopupEntry | undefined;
   private nextPaneId = 1;
   private nextTabId = 1;
 

@@ -1,4 +1,4 @@
-import type { Direction, PaneId, Axis } from './layout';
+import type { Direction, PaneId, Axis, Rect } from './layout';
 import { Pane, type CaptureResult, type PaneExit } from './pane';
 import { Workspace, type PaneEntry, type Size, type Tab } from './workspace';
 import { FuxError, noWorkspace } from './errors';
@@ -20,6 +20,8 @@ export interface ServerSettings {
   socket: string;
   defaultSize: Size;
   scrollback: number;
+  /** What a pane runs when the caller names no command; empty: the caller's $SHELL. */
+  defaultCommand: string[];
   /** Grace before a killed pane that ignored SIGHUP gets SIGKILL. */
   killGraceMs: number;
 }
@@ -28,10 +30,31 @@ export const defaultSettings = (socket: string): ServerSettings => ({
   socket,
   defaultSize: { cols: 80, rows: 24 },
   scrollback: 10_000,
+  defaultCommand: [],
   killGraceMs: 3000,
 });
 
 const DEFAULT_WORKSPACE = 'main';
+
+/** Variables the server sets in every pane; a caller's own values (it may run inside a pane) never leak through. */
+const SERVER_SET_VARS = new Set(['FUX_SOCKET', 'FUX_WORKSPACE', 'FUX_PANE']);
+
+/** What attached clients watch: a workspace's structure or looks changed, a pane drew, a pane rang. */
+export interface WorkspaceWatcher {
+  changed(workspace: string): void;
+  output(workspace: string, id: PaneId): void;
+  bell(workspace: string, id: PaneId): void;
+}
+
+/** A program shown in a centred overlay over a workspace until it exits (`popup`). */
+export interface PopupEntry {
+  id: PaneId;
+  pane: Pane;
+  command: string[];
+  /** The size asked for; the shown size is clamped to the workspace (see `popupRect`). */
+  want: Size | undefined;
+  exited: Promise<PaneExit>;
+}
 
 /**
  * Every workspace of the server and the operations the router exposes. This is the one place that
@@ -41,6 +64,7 @@ const DEFAULT_WORKSPACE = 'main';
 export class Workspaces {
   private readonly byName = new Map<string, Workspace>();
   private readonly throttle: OutputThrottle;
+  private readonly watchers = new Set<WorkspaceWatcher>();
 
   constructor(
     readonly settings: ServerSettings,
@@ -50,6 +74,27 @@ export class Workspaces {
     this.throttle = new OutputThrottle(250, (ws, id) => {
       if (this.byName.get(ws)?.panes.has(id)) this.bus.emit({ type: 'pane.output', workspace: ws, id });
     });
+  }
+
+  /** Watch every workspace (attach sessions do); returns the way to stop. */
+  watchAll(w: WorkspaceWatcher): () => void {
+    this.watchers.add(w);
+    return () => this.watchers.delete(w);
+  }
+
+  private changed(ws: Workspace): void {
+    for (const w of this.watchers) w.changed(ws.name);
+  }
+
+  /** The config's defaults for panes opened from now on. */
+  setPaneDefaults(defaults: { defaultCommand: string[]; scrollback: number }): void {
+    this.settings.defaultCommand = [...defaults.defaultCommand];
+    this.settings.scrollback = defaults.scrollback;
+  }
+
+  /** The workspace by name if it exists (no default resolution, no error). */
+  find(name: string): Workspace | undefined {
+    return this.byName.get(name);
   }
 
   all(): Workspace[] {
@@ -119,29 +164,7 @@ export class Workspaces {
   private spawnInto(ws: Workspace, launch: Launch, place: (id: PaneId) => Tab): PaneEntry {
     const id = ws.allocatePaneId();
     const before = ws.focused?.id;
-    const argv = launch.argv?.length ? launch.argv : [launch.env.SHELL || '/bin/sh'];
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(launch.env)) if (!k.startsWith('FUX_')) env[k] = v;
-    Object.assign(env, {
-      TERM: 'xterm-256color',
-      COLORTERM: 'truecolor',
-      FUX_SOCKET: this.settings.socket,
-      FUX_WORKSPACE: ws.name,
-      FUX_PANE: String(id),
-    });
-    let pane: Pane;
-    try {
-      pane = Pane.spawn({
-        argv,
-        cwd: launch.cwd,
-        env,
-        cols: ws.size.cols,
-        rows: ws.size.rows,
-        scrollback: this.settings.scrollback,
-      });
-    } catch (err) {
-      throw new FuxError('BAD_REQUEST', (err as Error).message);
-    }
+    const { pane, argv } = this.spawnPane(ws, id, launch, ws.size);
     this.byName.set(ws.name, ws);
     const tab = place(id);
     const agent = this.detection.watch(pane, (change) => this.agentChanged(ws, entry, change));
@@ -152,13 +175,98 @@ export class Workspaces {
     this.watch(ws, entry);
     this.bus.emit({ type: 'pane.opened', workspace: ws.name, id, tab: tab.id, command: argv, pid: pane.pid });
     this.focusChanged(ws, before);
+    this.changed(ws);
     return entry;
+  }
+
+  /** Start a pane's program with the server's environment rules; a program that cannot start is a BAD_REQUEST. */
+  private spawnPane(
+    ws: Workspace,
+    id: PaneId,
+    launch: Launch,
+    size: Size,
+    fuxPane: PaneId = id,
+  ): { pane: Pane; argv: string[] } {
+    const argv = launch.argv?.length
+      ? launch.argv
+      : this.settings.defaultCommand.length
+        ? this.settings.defaultCommand
+        : [launch.env.SHELL || '/bin/sh'];
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(launch.env)) if (!SERVER_SET_VARS.has(k)) env[k] = v;
+    Object.assign(env, {
+      TERM: 'xterm-256color',
+      COLORTERM: 'truecolor',
+      FUX_SOCKET: this.settings.socket,
+      FUX_WORKSPACE: ws.name,
+      FUX_PANE: String(fuxPane),
+    });
+    try {
+      const pane = Pane.spawn({
+        argv,
+        cwd: launch.cwd,
+        env,
+        cols: size.cols,
+        rows: size.rows,
+        scrollback: this.settings.scrollback,
+      });
+      return { pane, argv };
+    } catch (err) {
+      throw new FuxError('BAD_REQUEST', (err as Error).message);
+    }
+  }
+
+  /**
+   * `popup`: run a program in an overlay over the workspace until it exits. One at a time per
+   * workspace; the promise settles with the exit status when the program ends (or is killed).
+   */
+  openPopup(wsName: string | undefined, launch: Launch, want: Size | undefined): PopupEntry {
+    const ws = this.get(wsName);
+    if (ws.popup) {
+      throw new FuxError(
+        'CONFLICT',
+        `workspace ${ws.name} already shows a popup (pane ${ws.popup.id}); it closes when its program exits`,
+      );
+    }
+    const id = ws.allocatePaneId();
+    const rect = popupRect(ws.size, want);
+    // A popup works on the pane the user was in (a picker, `fux capture $FUX_PANE`), not on itself.
+    const { pane, argv } = this.spawnPane(ws, id, launch, rect, ws.focused?.id ?? id);
+    let settle!: (exit: PaneExit) => void;
+    const exited = new Promise<PaneExit>((r) => (settle = r));
+    const popup: PopupEntry = { id, pane, command: argv, want, exited };
+    ws.popup = popup;
+    pane.on('output', () => {
+      for (const w of this.watchers) w.output(ws.name, id);
+    });
+    pane.on('exit', (exit) => {
+      if (ws.popup === popup) ws.popup = undefined;
+      pane.dispose();
+      this.changed(ws);
+      settle(exit);
+    });
+    this.changed(ws);
+    return popup;
+  }
+
+  /** Where a workspace's popup shows now: its size clamped to the workspace, centred. */
+  popupRect(ws: Workspace): Rect | undefined {
+    return ws.popup ? centred(ws.size, popupRect(ws.size, ws.popup.want)) : undefined;
   }
 
   private watch(ws: Workspace, entry: PaneEntry): void {
     const { pane, id } = entry;
-    pane.on('output', () => this.throttle.poke(ws.name, id));
-    pane.on('title', (title) => this.bus.emit({ type: 'pane.title', workspace: ws.name, id, title }));
+    pane.on('output', () => {
+      this.throttle.poke(ws.name, id);
+      for (const w of this.watchers) w.output(ws.name, id);
+    });
+    pane.on('title', (title) => {
+      this.bus.emit({ type: 'pane.title', workspace: ws.name, id, title });
+      this.changed(ws);
+    });
+    pane.on('bell', () => {
+      for (const w of this.watchers) w.bell(ws.name, id);
+    });
     pane.on('exit', (exit) => this.reap(ws, entry, exit));
   }
 
@@ -180,6 +288,7 @@ export class Workspaces {
       state: current.state,
       visible: flagNames(current.visible),
     });
+    this.changed(ws);
   }
 
   /** A pane's process ended: close the pane, tell subscribers with its status, tidy empty containers. */
@@ -197,10 +306,18 @@ export class Workspaces {
     const tab = ws.detach(id);
     if (tab && ws.tabs.includes(tab)) ws.fit(tab);
     if (ws.panes.size === 0) {
-      this.byName.delete(ws.name);
+      this.dropWorkspace(ws);
       return;
     }
     this.focusChanged(ws, before);
+    this.changed(ws);
+  }
+
+  /** A workspace with no panes left is gone; its popup goes with it. */
+  private dropWorkspace(ws: Workspace): void {
+    this.byName.delete(ws.name);
+    ws.popup?.pane.kill('SIGHUP');
+    this.changed(ws);
   }
 
   private focusChanged(ws: Workspace, before: PaneId | undefined): void {
@@ -227,6 +344,7 @@ export class Workspaces {
       cur.tab.layout.focus(next);
     }
     this.focusChanged(ws, before);
+    this.changed(ws);
     return ws.focused!.id;
   }
 
@@ -240,12 +358,17 @@ export class Workspaces {
     e.tab.layout.toggleZoom(e.id);
     ws.fit(e.tab);
     this.focusChanged(ws, before);
+    this.changed(ws);
     return { id: e.id, zoomed: e.tab.layout.zoomed === e.id };
   }
 
   /** Close a pane now and end its process: SIGHUP as a closed terminal would, SIGKILL if it lingers. */
   kill(wsName: string | undefined, id: PaneId): void {
     const ws = this.get(wsName);
+    if (ws.popup?.id === id) {
+      ws.popup.pane.kill('SIGHUP');
+      return;
+    }
     const entry = ws.entry(id);
     this.remove(ws, id);
     entry.pane.kill('SIGHUP');
@@ -260,7 +383,10 @@ export class Workspaces {
     const ws = this.get(wsName);
     const e = ws.entry(id);
     const changed = e.tab.layout.resize(id, delta, ws.area);
-    if (changed) ws.fit(e.tab);
+    if (changed) {
+      ws.fit(e.tab);
+      this.changed(ws);
+    }
     return changed;
   }
 
@@ -285,6 +411,7 @@ export class Workspaces {
     const index = which === 'next' ? (cur + 1) % n : which === 'prev' ? (cur - 1 + n) % n : which - 1;
     ws.activeTab = ws.tabByNumber(index + 1);
     this.focusChanged(ws, before);
+    this.changed(ws);
     return index + 1;
   }
 
@@ -292,6 +419,7 @@ export class Workspaces {
     const ws = this.get(wsName);
     if (text === '') ws.status.delete(segment);
     else ws.status.set(segment, text);
+    this.changed(ws);
   }
 
   resizeWorkspace(wsName: string | undefined, size: Size): void {
@@ -299,6 +427,9 @@ export class Workspaces {
     if (ws.size.cols === size.cols && ws.size.rows === size.rows) return;
     ws.size = size;
     ws.fitAll();
+    const popup = this.popupRect(ws);
+    if (popup) ws.popup!.pane.resize(popup.cols, popup.rows);
+    this.changed(ws);
     this.bus.emit({ type: 'workspace.resized', workspace: ws.name, cols: size.cols, rows: size.rows });
   }
 
@@ -307,14 +438,39 @@ export class Workspaces {
     const ws = this.get(name);
     const ids = [...ws.panes.keys()];
     for (const id of ids) this.kill(name, id);
-    this.byName.delete(ws.name);
+    this.dropWorkspace(ws);
     return ids.length;
   }
 
   /** Server shutdown: every pane gets SIGHUP, as when a terminal closes. */
   hangUpAll(): void {
-    for (const ws of this.byName.values()) for (const e of ws.panes.values()) e.pane.kill('SIGHUP');
+    for (const ws of this.byName.values()) {
+      for (const e of ws.panes.values()) e.pane.kill('SIGHUP');
+      ws.popup?.pane.kill('SIGHUP');
+    }
   }
+}
+
+/** A popup's size: as asked, else 80 % of the workspace; never larger than fits inside a border. */
+function popupRect(area: Size, want: Size | undefined): Size {
+  const maxCols = Math.max(1, area.cols - 2);
+  const maxRows = Math.max(1, area.rows - 2);
+  const cols = want?.cols ?? Math.round(area.cols * 0.8);
+  const rows = want?.rows ?? Math.round(area.rows * 0.8);
+  return { cols: clamp(cols, 1, maxCols), rows: clamp(rows, 1, maxRows) };
+}
+
+function centred(area: Size, size: Size): Rect {
+  return {
+    x: Math.floor((area.cols - size.cols) / 2),
+    y: Math.floor((area.rows - size.rows) / 2),
+    cols: size.cols,
+    rows: size.rows,
+  };
+}
+
+function clamp(n: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, n));
 }
 
 function validateName(name: string): void {

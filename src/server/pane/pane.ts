@@ -4,6 +4,7 @@ import { Terminal } from '@xterm/headless';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { captureTerminal, type CaptureOptions, type CaptureResult } from './capture';
 import { foregroundCwd } from './foreground-cwd';
+import { InputModes } from './input-modes';
 import { OutputPump, type FlowMarks } from './output-pump';
 import { assertRunnable } from './program-lookup';
 import { PtyProcess, type PaneExit } from './pty-process';
@@ -55,6 +56,8 @@ export class Pane extends TypedEmitter<PaneEvents> {
   readonly argv: string[];
   readonly cwd: string;
   readonly terminal: Terminal;
+  /** Modes xterm does not expose (cursor shape and visibility, SGR mouse, kitty keys), for attached clients. */
+  readonly modes: InputModes;
   /** The last OSC 0/2 title, without control characters, at most 256 characters. */
   title = '';
   bellCount = 0;
@@ -78,6 +81,7 @@ export class Pane extends TypedEmitter<PaneEvents> {
     this.argv = [...opts.argv];
     this.cwd = opts.cwd;
     this.terminal = createTerminal(opts);
+    this.modes = new InputModes(this.terminal);
     this.history = new Scrollback(this.terminal, opts.scrollback);
     this.pump = new OutputPump(
       (bytes, parsed) => this.history.write(bytes, parsed),
@@ -163,6 +167,7 @@ export class Pane extends TypedEmitter<PaneEvents> {
     this.removeAllListeners();
     this.pty.dispose();
     this.history.dispose();
+    this.modes.dispose();
     this.terminal.dispose();
   }
 

@@ -1,0 +1,254 @@
+import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import type { EventBus } from '../events';
+import type { FuxConfig } from '../config';
+import { FuxError } from '../errors';
+import type { Launch, Workspaces } from '../workspaces';
+import type { Workspace } from '../workspace';
+import { AttachSession } from './session';
+import { buildView } from './view';
+import type { AttachAction, AttachFrame, AttachHistory, ServerAction } from './protocol';
+import { paneHistory } from './history';
+
+export interface AttachRequest {
+  workspace: string | undefined;
+  cols: number;
+  rows: number;
+  launch: Launch;
+  /** The remote peer's endpoint id; null for a local client. */
+  remote: string | null;
+}
+
+/** How the hub reaches the rest of the server. */
+export interface HubDeps {
+  workspaces: Workspaces;
+  bus: EventBus;
+  config(): FuxConfig;
+  log(message: string): void;
+}
+
+/**
+ * Every attached client. It creates the workspace an attach names (with one pane running the
+ * default command), keeps each session told of what changed, applies the last client's size to
+ * the workspace (the last resize wins, and every pty follows its rect), and performs the actions
+ * a client's keys and clicks ask for.
+ */
+export class AttachHub {
+  private readonly sessions = new Map<string, AttachSession>();
+  private readonly stopWatching: () => void;
+
+  constructor(private readonly deps: HubDeps) {
+    this.stopWatching = deps.workspaces.watchAll({
+      changed: (ws) => {
+        for (const s of this.sessions.values()) if (s.workspace === ws) s.markView();
+      },
+      output: (ws, id) => {
+        for (const s of this.sessions.values()) if (s.workspace === ws) s.markPane(id);
+      },
+      bell: (ws, id) => {
+        for (const s of this.sessions.values()) if (s.workspace === ws) s.markBell(id);
+      },
+    });
+  }
+
+  attach(req: AttachRequest): AttachSession {
+    const { workspaces } = this.deps;
+    const name = workspaces.resolveName(req.workspace);
+    if (!workspaces.find(name)) workspaces.open(name, { ...req.launch, argv: undefined });
+    const id = randomBytes(6).toString('hex');
+    const session = new AttachSession(id, name, req.remote, { cols: req.cols, rows: req.rows });
+    this.sessions.set(id, session);
+    workspaces.resizeWorkspace(name, session.size);
+    this.deps.bus.emit({
+      type: 'client.attached',
+      workspace: name,
+      client: id,
+      cols: req.cols,
+      rows: req.rows,
+      remote: req.remote,
+    });
+    this.viewChangedFor(name);
+    return session;
+  }
+
+  detach(session: AttachSession, reason: string): void {
+    if (!this.sessions.delete(session.id)) return;
+    this.deps.bus.emit({ type: 'client.detached', workspace: session.workspace, client: session.id, reason });
+    this.viewChangedFor(session.workspace);
+  }
+
+  session(client: string): AttachSession {
+    const s = this.sessions.get(client);
+    if (!s) throw new FuxError('NOT_FOUND', `no attached client ${client}; attach again with \`fux\``);
+    return s;
+  }
+
+  /** The frame that brings `session` up to date, or undefined; an `end` frame when its workspace is gone. */
+  frame(session: AttachSession): AttachFrame | undefined {
+    const ws = this.deps.workspaces.find(session.workspace);
+    if (!ws) return { seq: -1, end: `workspace ${session.workspace} closed` };
+    const popupRect = this.deps.workspaces.popupRect(ws);
+    const popup =
+      ws.popup && popupRect
+        ? { ...popupRect, id: ws.popup.id, title: ws.popup.command.join(' ') }
+        : undefined;
+    const view = buildView(ws, {
+      workspaces: this.deps.workspaces.all().map((w) => w.name),
+      config: this.deps.config(),
+      clients: this.clientsOf(ws.name),
+      popup,
+    });
+    return session.frame(ws, view, ws.popup ? { id: ws.popup.id, pane: ws.popup.pane } : undefined);
+  }
+
+  resize(client: string, cols: number, rows: number): void {
+    const s = this.session(client);
+    s.size = { cols, rows };
+    if (this.deps.workspaces.find(s.workspace)) this.deps.workspaces.resizeWorkspace(s.workspace, s.size);
+  }
+
+  /** Keys typed in the client, for the focused pane or the popup. */
+  input(client: string, pane: number, data: string): void {
+    const ws = this.workspaceOf(this.session(client));
+    const target = ws.popup?.id === pane ? ws.popup.pane : ws.entry(pane).pane;
+    target.write(data);
+  }
+
+  action(client: string, action: AttachAction): void {
+    const s = this.session(client);
+    const ws = this.workspaceOf(s);
+    const { workspaces } = this.deps;
+    switch (action.kind) {
+      case 'builtin':
+        this.builtin(ws, action.action);
+        return;
+      case 'focus-pane':
+        workspaces.focus(ws.name, action.pane);
+        return;
+      case 'select-tab':
+        workspaces.selectTab(ws.name, action.number);
+        return;
+      case 'resize-pane':
+        workspaces.resize(ws.name, action.pane, action.delta);
+        return;
+      case 'switch-workspace':
+        this.switchWorkspace(s, action.workspace);
+        return;
+      case 'binding':
+        this.runBinding(ws, action.key);
+        return;
+    }
+  }
+
+  /** History and screen of a pane as runs, for copy mode. */
+  history(client: string, pane: number, lines: number): Promise<AttachHistory> {
+    const ws = this.workspaceOf(this.session(client));
+    return paneHistory(ws.popup?.id === pane ? ws.popup.pane : ws.entry(pane).pane, lines);
+  }
+
+  close(): void {
+    this.stopWatching();
+  }
+
+  private builtin(ws: Workspace, action: ServerAction): void {
+    const { workspaces } = this.deps;
+    const focused = ws.focused;
+    const launch = this.launchIn(ws);
+    switch (action) {
+      case 'split-right':
+        workspaces.split(ws.name, 'row', focused?.id, launch);
+        return;
+      case 'split-down':
+        workspaces.split(ws.name, 'column', focused?.id, launch);
+        return;
+      case 'focus-left':
+      case 'focus-right':
+      case 'focus-up':
+      case 'focus-down':
+        if (focused) workspaces.focus(ws.name, action.slice('focus-'.length) as 'left');
+        return;
+      case 'kill-pane':
+        if (focused) workspaces.kill(ws.name, focused.id);
+        return;
+      case 'new-pane':
+        workspaces.open(ws.name, launch);
+        return;
+      case 'new-tab':
+        workspaces.openTab(ws.name, launch);
+        return;
+      case 'next-tab':
+        workspaces.selectTab(ws.name, 'next');
+        return;
+      case 'prev-tab':
+        workspaces.selectTab(ws.name, 'prev');
+        return;
+      case 'zoom':
+        if (focused) workspaces.zoom(ws.name, focused.id);
+        return;
+    }
+  }
+
+  /** A new pane from a key starts where the focused pane's program works now, as tmux's do. */
+  private launchIn(ws: Workspace): Launch {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+    return { cwd: ws.focused?.pane.currentCwd() ?? process.cwd(), env };
+  }
+
+  private switchWorkspace(s: AttachSession, name: string): void {
+    const { workspaces } = this.deps;
+    if (!workspaces.find(name))
+      throw new FuxError('NOT_FOUND', `no workspace ${name}; \`fux workspace list\` shows them`);
+    const from = s.workspace;
+    s.workspace = name;
+    s.markReset();
+    workspaces.resizeWorkspace(name, s.size);
+    this.viewChangedFor(from);
+    this.viewChangedFor(name);
+  }
+
+  /** A key bound to an external command: run it with the pane's context, in a popup if asked. */
+  private runBinding(ws: Workspace, key: string): void {
+    const binding = this.deps.config().bindings[key];
+    if (binding === undefined || typeof binding === 'string') {
+      throw new FuxError('NOT_FOUND', `no command is bound to ${key}; docs/config.md shows how to bind one`);
+    }
+    const focused = ws.focused;
+    const launch = this.launchIn(ws);
+    const env = {
+      ...launch.env,
+      FUX_SOCKET: this.deps.workspaces.settings.socket,
+      FUX_WORKSPACE: ws.name,
+      FUX_PANE: focused ? String(focused.id) : '',
+      FUX_CWD: launch.cwd,
+    };
+    const argv = ['/bin/sh', '-c', binding.command];
+    if (binding.popup) {
+      // The popup pane sets FUX_* itself; FUX_CWD and the focused pane come with the environment.
+      this.deps.workspaces.openPopup(ws.name, { argv, cwd: launch.cwd, env }, undefined);
+      return;
+    }
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: launch.cwd, env, stdio: 'ignore', detached: true });
+    child.on('error', (err) => this.deps.log(`binding ${key}: ${err.message}`));
+    child.on('exit', (code, signal) => {
+      if (code !== 0) this.deps.log(`binding ${key}: \`${binding.command}\` exited with ${code ?? signal}`);
+    });
+    child.unref();
+  }
+
+  private workspaceOf(s: AttachSession): Workspace {
+    const ws = this.deps.workspaces.find(s.workspace);
+    if (!ws) throw new FuxError('NOT_FOUND', `workspace ${s.workspace} closed`);
+    return ws;
+  }
+
+  private clientsOf(ws: string): number {
+    let n = 0;
+    for (const s of this.sessions.values()) if (s.workspace === ws) n++;
+    return n;
+  }
+
+  private viewChangedFor(ws: string): void {
+    for (const s of this.sessions.values()) if (s.workspace === ws) s.markView();
+  }
+}

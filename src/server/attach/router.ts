@@ -1,0 +1,129 @@
+import { attachInputs, frameSchema, historySchema, type AttachFrame } from './protocol';
+import { proc, t } from '../trpc';
+import { z } from 'zod';
+import type { AttachHub } from './hub';
+import type { AttachSession } from './session';
+
+/** Frames go out at most this often: 60 per second, the most a terminal shows. */
+export const FRAME_INTERVAL_MS = 1000 / 60;
+
+const ok = z.object({ ok: z.literal(true) });
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * A session's frames: wait for a change, wait until the connection can take more (backpressure)
+ * and the frame interval has passed, then send what changed since the last frame. Changes that
+ * arrive while it waits fold into that one frame, so a slow client sees fewer frames, never a
+ * backlog.
+ */
+async function* frames(
+  hub: AttachHub,
+  session: AttachSession,
+  writable: () => Promise<void>,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<AttachFrame> {
+  let last = -Infinity;
+  let reason = 'detached';
+  try {
+    for (;;) {
+      await session.changed(signal);
+      if (signal?.aborted) return;
+      await writable();
+      const wait = last + FRAME_INTERVAL_MS - performance.now();
+      if (wait > 0) await sleep(wait, signal);
+      if (signal?.aborted) return;
+      const frame = hub.frame(session);
+      if (!frame) continue;
+      last = performance.now();
+      yield frame;
+      if (frame.end !== undefined) {
+        reason = frame.end;
+        return;
+      }
+    }
+  } finally {
+    hub.detach(session, reason);
+  }
+}
+
+/**
+ * The attach protocol (src/server/attach/protocol.ts): one subscription of frames per attached
+ * client, and the calls its keys, mouse and size make. Remote peers get this router and nothing
+ * else.
+ */
+export const attachRouter = t.router({
+  session: proc
+    .meta({
+      verb: 'fux [workspace]',
+      description:
+        'attach: the workspace as frames (the whole state, then what changed), paced to the client; creates the workspace if needed',
+      yields: frameSchema,
+    })
+    .input(attachInputs.session)
+    .subscription(({ ctx, input, signal }) => {
+      const env: Record<string, string> = {};
+      for (const [k, v] of Object.entries(input.env ?? process.env)) if (v !== undefined) env[k] = v;
+      const session = ctx.attach.attach({
+        workspace: input.workspace,
+        cols: input.cols,
+        rows: input.rows,
+        launch: { cwd: input.cwd ?? process.cwd(), env },
+        remote: ctx.peer ?? null,
+      });
+      return frames(ctx.attach, session, () => ctx.conn.writable(), signal);
+    }),
+  resize: proc
+    .meta({
+      verb: '(attach)',
+      description: "an attached client's pane area changed size; the last resize wins",
+    })
+    .input(attachInputs.resize)
+    .output(ok)
+    .mutation(({ ctx, input }) => {
+      ctx.attach.resize(input.client, input.cols, input.rows);
+      return { ok: true as const };
+    }),
+  input: proc
+    .meta({
+      verb: '(attach)',
+      description: 'keys, paste and mouse reports for the focused pane or the popup',
+    })
+    .input(attachInputs.input)
+    .output(ok)
+    .mutation(({ ctx, input }) => {
+      ctx.attach.input(input.client, input.pane, input.data);
+      return { ok: true as const };
+    }),
+  action: proc
+    .meta({
+      verb: '(attach)',
+      description: 'a key binding or click: split, focus, kill, tabs, zoom, workspace, command',
+    })
+    .input(attachInputs.action)
+    .output(ok)
+    .mutation(({ ctx, input }) => {
+      ctx.attach.action(input.client, input.action);
+      return { ok: true as const };
+    }),
+  history: proc
+    .meta({ verb: '(attach)', description: "a pane's history and screen as runs, for copy mode" })
+    .input(attachInputs.history)
+    .output(historySchema)
+    .query(({ ctx, input }) => ctx.attach.history(input.client, input.pane, input.lines)),
+});
+
+/** What a remote peer may call: attach, and nothing of the control API. */
+export const remoteRouter = t.router({ attach: attachRouter });
+export type RemoteRouter = typeof remoteRouter;

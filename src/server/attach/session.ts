@@ -1,0 +1,259 @@
+import type { Terminal } from '@xterm/headless';
+import type { Pane } from '../pane';
+import type { PaneId } from '../layout';
+import type { Workspace } from '../workspace';
+import type { AttachFrame, AttachView, PaneCursor, PaneModes, PaneUpdate, Row } from './protocol';
+import { encodeRow, StyleTable } from './rows';
+
+/** What the session last sent of one pane, to diff against. */
+interface SentPane {
+  cols: number;
+  rows: number;
+  lines: string[];
+  cursor: string;
+  modes: string;
+}
+
+/**
+ * A program that turned on synchronized output (DECSET 2026) is mid-redraw: its rows are held
+ * back so the client never shows half a frame, for at most this long (a program that forgets to
+ * turn the mode off must not freeze its pane).
+ */
+const SYNC_HOLD_MS = 200;
+
+/**
+ * Style tables grow with every new rendition a program uses; past this many the session starts a
+ * fresh table with a reset frame, so a pane cycling through truecolours cannot grow it without end.
+ */
+const MAX_STYLES = 4096;
+
+/**
+ * One attached client's view of one workspace: which panes and rows it has been sent, and the
+ * frame that brings it up to date. It never queues frames: `frame()` diffs the current state
+ * against what was sent, so however long the client took to read the last one, the next is
+ * everything that changed since, once.
+ */
+export class AttachSession {
+  private styles = new StyleTable();
+  private sent = new Map<PaneId, SentPane>();
+  private lastView = '';
+  private needsReset = true;
+  private seq = 0;
+  private readonly dirty = new Set<PaneId>();
+  private readonly rang = new Set<PaneId>();
+  private viewDirty = true;
+  private syncSince = new Map<PaneId, number>();
+  private wake: (() => void) | undefined;
+
+  constructor(
+    readonly id: string,
+    public workspace: string,
+    readonly remote: string | null,
+    public size: { cols: number; rows: number },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Something of the workspace changed (layout, focus, titles, states, status): rebuild the view. */
+  markView(): void {
+    this.viewDirty = true;
+    this.poke();
+  }
+
+  markPane(id: PaneId): void {
+    this.dirty.add(id);
+    this.poke();
+  }
+
+  markBell(id: PaneId): void {
+    this.rang.add(id);
+    this.poke();
+  }
+
+  /** Start over with the whole state (after switching workspace). */
+  markReset(): void {
+    this.needsReset = true;
+    this.poke();
+  }
+
+  get pending(): boolean {
+    return this.needsReset || this.viewDirty || this.dirty.size > 0 || this.rang.size > 0;
+  }
+
+  /** Resolves when there is something to send (at once if there already is), or when `signal` aborts. */
+  changed(signal: AbortSignal | undefined): Promise<void> {
+    if (this.pending || signal?.aborted) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        this.wake = undefined;
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      this.wake = done;
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  private poke(): void {
+    this.wake?.();
+  }
+
+  /**
+   * The frame that brings the client up to date with `ws` as it is now, or undefined when nothing
+   * changed. `view` is the workspace as clients see it (built by the caller, which knows the config
+   * and the other clients).
+   */
+  frame(
+    ws: Workspace,
+    view: AttachView,
+    popup: { id: PaneId; pane: Pane } | undefined,
+  ): AttachFrame | undefined {
+    const frame: AttachFrame = { seq: this.seq };
+    if (this.needsReset || this.styles.size > MAX_STYLES) {
+      frame.reset = true;
+      if (this.seq === 0) frame.client = this.id;
+      this.styles = new StyleTable();
+      this.sent.clear();
+      this.lastView = '';
+      this.needsReset = false;
+    }
+    const viewJson = JSON.stringify(view);
+    const viewChanged = viewJson !== this.lastView;
+    if (viewChanged) {
+      frame.view = view;
+      this.lastView = viewJson;
+    }
+    this.viewDirty = false;
+
+    const shown = new Map<PaneId, Pane>();
+    for (const p of view.panes) {
+      const e = ws.panes.get(p.id);
+      if (e) shown.set(p.id, e.pane);
+    }
+    if (popup) shown.set(popup.id, popup.pane);
+    for (const id of this.sent.keys()) if (!shown.has(id)) this.sent.delete(id);
+
+    const panes: Record<string, PaneUpdate> = {};
+    let anyPane = false;
+    for (const [id, pane] of shown) {
+      const known = this.sent.get(id);
+      // A pane newly shown, or shown after a layout change (its size may have changed without
+      // output), is looked at in full; otherwise only panes that drew.
+      if (known && !viewChanged && !this.dirty.has(id)) continue;
+      if (this.heldBySync(id, pane.terminal)) continue;
+      this.dirty.delete(id);
+      const update = this.diffPane(id, pane, known);
+      if (update) {
+        panes[String(id)] = update;
+        anyPane = true;
+      }
+    }
+    for (const id of this.dirty) if (!shown.has(id)) this.dirty.delete(id);
+    if (anyPane) frame.panes = panes;
+    const styles = frame.reset ? this.styles.all() : this.styles.takeFresh();
+    if (styles && Object.keys(styles).length > 0) frame.styles = styles;
+    if (this.rang.size > 0) {
+      frame.bell = [...this.rang].filter((id) => shown.has(id));
+      this.rang.clear();
+      if (frame.bell.length === 0) delete frame.bell;
+    }
+    if (!frame.reset && !frame.view && !frame.panes && !frame.bell) return undefined;
+    this.seq++;
+    return frame;
+  }
+
+  /** Whether a pane is mid-redraw under synchronized output and still within the hold. */
+  private heldBySync(id: PaneId, terminal: Terminal): boolean {
+    if (!terminal.modes.synchronizedOutputMode) {
+      this.syncSince.delete(id);
+      return false;
+    }
+    const since = this.syncSince.get(id) ?? this.now();
+    this.syncSince.set(id, since);
+    if (this.now() - since < SYNC_HOLD_MS) {
+      // Still dirty: a later frame (the one after the program ends its redraw) sends it.
+      this.dirty.add(id);
+      return true;
+    }
+    return false;
+  }
+
+  private diffPane(id: PaneId, pane: Pane, known: SentPane | undefined): PaneUpdate | undefined {
+    const term = pane.terminal;
+    const buffer = term.buffer.active;
+    const cols = term.cols;
+    const rows = term.rows;
+    const update: PaneUpdate = {};
+    let changed = false;
+    const fresh = !known || known.cols !== cols || known.rows !== rows;
+    const sent: SentPane = fresh
+      ? { cols, rows, lines: new Array<string>(rows).fill(''), cursor: '', modes: '' }
+      : known;
+    if (fresh) {
+      update.cols = cols;
+      update.rows = rows;
+      changed = true;
+    }
+    const cell = buffer.getNullCell();
+    const lines: Record<string, Row> = {};
+    let anyLine = false;
+    for (let y = 0; y < rows; y++) {
+      const row = encodeRow(buffer.getLine(buffer.viewportY + y), cols, cell, this.styles);
+      const json = JSON.stringify(row);
+      if (!fresh && sent.lines[y] === json) continue;
+      // A fresh pane's blank rows are implied (the client starts blank).
+      if (fresh && row.length === 0) {
+        sent.lines[y] = json;
+        continue;
+      }
+      sent.lines[y] = json;
+      lines[String(y)] = row;
+      anyLine = true;
+    }
+    if (anyLine) {
+      update.lines = lines;
+      changed = true;
+    }
+    const cursor = cursorOf(pane);
+    const cursorJson = JSON.stringify(cursor);
+    if (cursorJson !== sent.cursor) {
+      update.cursor = cursor;
+      sent.cursor = cursorJson;
+      changed = true;
+    }
+    const modes = modesOf(pane);
+    const modesJson = JSON.stringify(modes);
+    if (modesJson !== sent.modes) {
+      update.modes = modes;
+      sent.modes = modesJson;
+      changed = true;
+    }
+    this.sent.set(id, sent);
+    return changed ? update : undefined;
+  }
+}
+
+function cursorOf(pane: Pane): PaneCursor {
+  const buffer = pane.terminal.buffer.active;
+  const m = pane.modes;
+  return {
+    x: Math.min(buffer.cursorX, pane.terminal.cols - 1),
+    y: buffer.cursorY,
+    // A cursor scrolled out of the viewport (the user scrolled back in the pane) is not shown.
+    visible: m.cursorVisible && buffer.viewportY === buffer.baseY,
+    shape: m.cursorShape,
+    blink: m.cursorBlink,
+  };
+}
+
+function modesOf(pane: Pane): PaneModes {
+  const t = pane.terminal.modes;
+  return {
+    appCursor: t.applicationCursorKeysMode,
+    appKeypad: t.applicationKeypadMode,
+    bracketedPaste: t.bracketedPasteMode,
+    mouse: t.mouseTrackingMode,
+    mouseSgr: pane.modes.mouseSgr,
+    focusEvents: t.sendFocusMode,
+    kittyKeyboard: pane.modes.kittyFlags,
+  };
+}

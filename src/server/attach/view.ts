@@ -1,0 +1,91 @@
+import * as path from 'node:path';
+import type { FuxConfig } from '../config';
+import type { Workspace, PaneEntry } from '../workspace';
+import type { Rect } from '../layout';
+import type { AttachView, ViewPane } from './protocol';
+
+type State = ViewPane['state'];
+
+/** Which state a tab shows when its panes differ: the one that most needs the user. */
+const URGENCY: Record<State, number> = { blocked: 3, working: 2, idle: 1, none: 0 };
+
+function commandName(argv: readonly string[]): string {
+  return path.basename(argv[0] ?? '');
+}
+
+function paneTitle(e: PaneEntry): string {
+  return e.pane.title || commandName(e.command);
+}
+
+/** The workspace as attached clients see it: tabs, the panes that show, status, popup, keys. */
+export function buildView(
+  ws: Workspace,
+  extra: {
+    workspaces: string[];
+    config: FuxConfig;
+    clients: number;
+    popup: (Rect & { id: number; title: string }) | undefined;
+  },
+): AttachView {
+  const tabs = ws.tabs.map((tab, i) => {
+    let state: State = 'none';
+    let unseen = false;
+    for (const id of tab.layout.panes()) {
+      const e = ws.panes.get(id);
+      if (!e) continue;
+      const s = e.agent.current.state;
+      if (URGENCY[s] > URGENCY[state]) state = s;
+      unseen ||= e.unseen;
+    }
+    const focused = ws.panes.get(tab.layout.focused);
+    return {
+      number: i + 1,
+      title: focused ? paneTitle(focused) : '',
+      panes: tab.layout.panes().length,
+      active: tab === ws.activeTab,
+      state,
+      unseen,
+    };
+  });
+
+  const panes: ViewPane[] = [];
+  const tab = ws.activeTab;
+  if (tab) {
+    const rects = ws.rects(tab);
+    const zoomed = tab.layout.zoomed;
+    for (const id of tab.layout.panes()) {
+      if (zoomed !== undefined && id !== zoomed) continue;
+      const e = ws.panes.get(id);
+      const r = rects.get(id);
+      if (!e || !r) continue;
+      const status = e.agent.current;
+      panes.push({
+        id,
+        x: r.x,
+        y: r.y,
+        cols: r.cols,
+        rows: r.rows,
+        focused: tab.layout.focused === id,
+        title: paneTitle(e),
+        command: commandName(e.command),
+        agent: status.agent ?? null,
+        state: status.state,
+        unseen: e.unseen,
+      });
+    }
+  }
+
+  return {
+    workspace: ws.name,
+    workspaces: extra.workspaces,
+    cols: ws.size.cols,
+    rows: ws.size.rows,
+    tabs,
+    panes,
+    zoomed: tab?.layout.zoomed !== undefined,
+    status: [...ws.status].map(([segment, text]) => ({ segment, text })),
+    popup: extra.popup ?? null,
+    keys: { prefix: extra.config.prefix, bindings: extra.config.bindings },
+    clients: extra.clients,
+  };
+}

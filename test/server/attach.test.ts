@@ -1,0 +1,244 @@
+import * as net from 'node:net';
+import { FuxHome, until } from '../helpers/home';
+import type { FuxClient } from '../../src/client';
+import type { AttachFrame, Row } from '../../src/server/attach/protocol';
+import type { FuxEvent } from '../../src/server/events';
+
+let home: FuxHome;
+let fux: FuxClient;
+beforeEach(async () => {
+  home = new FuxHome();
+  await home.startServer();
+  fux = await home.client();
+});
+afterEach(() => home.close());
+
+/** A client's mirror of what frames told it, enough to read rows back as text. */
+class Mirror {
+  frames: AttachFrame[] = [];
+  client = '';
+  view: AttachFrame['view'];
+  rows = new Map<number, Map<number, Row>>();
+  styles = new Map<string, string>();
+  error: Error | undefined;
+  ended = false;
+
+  apply(f: AttachFrame): void {
+    this.frames.push(f);
+    if (f.client) this.client = f.client;
+    if (f.reset) this.rows.clear();
+    if (f.view) this.view = f.view;
+    for (const [id, s] of Object.entries(f.styles ?? {})) this.styles.set(id, s);
+    for (const [id, u] of Object.entries(f.panes ?? {})) {
+      const pane = Number(id);
+      if (u.rows !== undefined) this.rows.set(pane, new Map());
+      const rows = this.rows.get(pane) ?? new Map<number, Row>();
+      this.rows.set(pane, rows);
+      for (const [y, row] of Object.entries(u.lines ?? {})) rows.set(Number(y), row);
+    }
+    if (f.end !== undefined) this.ended = true;
+  }
+
+  text(pane: number): string {
+    const rows = this.rows.get(pane) ?? new Map<number, Row>();
+    const max = Math.max(-1, ...rows.keys());
+    const out: string[] = [];
+    for (let y = 0; y <= max; y++) out.push((rows.get(y) ?? []).map((run) => run[1]).join(''));
+    return out.join('\n');
+  }
+}
+
+function attach(client: FuxClient, input: { workspace?: string; cols: number; rows: number }) {
+  const m = new Mirror();
+  const sub = client.attach.session.subscribe(
+    { ...input, cwd: home.dir, env: { PATH: process.env.PATH ?? '', HOME: home.dir, SHELL: '/bin/sh' } },
+    { onData: (f) => m.apply(f), onError: (e) => (m.error = e), onComplete: () => (m.ended = true) },
+  );
+  return { m, stop: () => sub.unsubscribe() };
+}
+
+async function collectEvents(client: FuxClient): Promise<FuxEvent[]> {
+  const events: FuxEvent[] = [];
+  await new Promise<void>((started) =>
+    client.subscribe.subscribe({}, { onStarted: () => started(), onData: (e) => events.push(e as FuxEvent) }),
+  );
+  return events;
+}
+
+describe('attach protocol', () => {
+  test('attaching creates the workspace with one pane and sends the whole state first', async () => {
+    const { m, stop } = attach(fux, { workspace: 'w1', cols: 100, rows: 30 });
+    await until(() => m.view?.panes.length === 1, 10_000, 'first view');
+    const first = m.frames[0]!;
+    expect(first.reset).toBe(true);
+    expect(first.client).toMatch(/^[0-9a-f]{12}$/);
+    expect(m.view).toMatchObject({
+      workspace: 'w1',
+      cols: 100,
+      rows: 30,
+      zoomed: false,
+      popup: null,
+      clients: 1,
+    });
+    expect(m.view!.panes[0]).toMatchObject({ x: 0, y: 0, cols: 100, rows: 30, focused: true });
+    expect(m.view!.keys.prefix).toBe('C-a');
+    const list = await fux.list.query({ workspace: 'w1' });
+    expect(list.workspaces[0]).toMatchObject({ cols: 100, rows: 30 });
+    stop();
+  });
+
+  test('typed input reaches the focused pane and its echo comes back as a row diff', async () => {
+    const { m, stop } = attach(fux, { workspace: 'w2', cols: 80, rows: 24 });
+    await until(() => m.client !== '' && m.view?.panes.length === 1, 10_000, 'attached');
+    const pane = m.view!.panes[0]!.id;
+    await fux.attach.input.mutate({ client: m.client, pane, data: 'echo attach-$((6*7))\r' });
+    await until(() => m.text(pane).includes('attach-42'), 10_000, 'echo in the mirror');
+    // Later frames carry only rows that changed, not the whole screen.
+    const last = m.frames[m.frames.length - 1]!;
+    expect(Object.keys(last.panes?.[String(pane)]?.lines ?? {}).length).toBeLessThan(24);
+    stop();
+  });
+
+  test('actions split, move focus and zoom, and the view follows', async () => {
+    const { m, stop } = attach(fux, { workspace: 'w3', cols: 81, rows: 24 });
+    await until(() => m.client !== '' && m.view?.panes.length === 1, 10_000, 'attached');
+    await fux.attach.action.mutate({ client: m.client, action: { kind: 'builtin', action: 'split-right' } });
+    await until(() => m.view?.panes.length === 2, 10_000, 'two panes');
+    const [left, right] = m.view!.panes;
+    expect(left).toMatchObject({ x: 0, cols: 40, focused: false });
+    expect(right).toMatchObject({ x: 41, cols: 40, focused: true });
+    await fux.attach.action.mutate({ client: m.client, action: { kind: 'builtin', action: 'focus-left' } });
+    await until(() => m.view?.panes.find((p) => p.focused)?.id === left!.id, 10_000, 'focus left');
+    await fux.attach.action.mutate({ client: m.client, action: { kind: 'builtin', action: 'zoom' } });
+    await until(() => m.view?.zoomed === true, 10_000, 'zoomed');
+    expect(m.view!.panes).toEqual([expect.objectContaining({ id: left!.id, cols: 81, rows: 24 })]);
+    await fux.attach.action.mutate({ client: m.client, action: { kind: 'builtin', action: 'new-tab' } });
+    await until(() => m.view?.tabs.length === 2, 10_000, 'two tabs');
+    expect(m.view!.tabs.map((t) => t.active)).toEqual([false, true]);
+    stop();
+  });
+
+  test('colours and attributes arrive as styles the rows refer to', async () => {
+    const { m, stop } = attach(fux, { workspace: 'w4', cols: 80, rows: 10 });
+    await until(() => m.client !== '' && m.view?.panes.length === 1, 10_000, 'attached');
+    const pane = m.view!.panes[0]!.id;
+    await fux.attach.input.mutate({
+      client: m.client,
+      pane,
+      data: "clear; printf '\\033[1;38;2;255;100;0mTC\\033[0m \\033[3;4mIU\\033[0m 你好\\n'\r",
+    });
+    await until(() => m.text(pane).includes('TC IU'), 10_000, 'styled row');
+    const row = [...m.rows.get(pane)!.values()].find((r) => r.some((run) => run[1] === 'TC'))!;
+    const tc = row.find((run) => run[1] === 'TC')!;
+    expect(m.styles.get(String(tc[0]))).toBe('1;38;2;255;100;0');
+    const iu = row.find((run) => run[1] === 'IU')!;
+    expect(m.styles.get(String(iu[0]))).toBe('3;4');
+    expect(row.filter((run) => run.length === 3).map((run) => [run[1], run[2]])).toEqual([
+      ['你', 2],
+      ['好', 2],
+    ]);
+    stop();
+  });
+
+  test('several clients: the last resize wins, and attach and detach are events', async () => {
+    const events = await collectEvents(fux);
+    const a = attach(fux, { workspace: 'w5', cols: 100, rows: 30 });
+    await until(() => a.m.client !== '', 10_000, 'a attached');
+    const other = await home.client();
+    const b = attach(other, { workspace: 'w5', cols: 60, rows: 20 });
+    await until(() => b.m.client !== '' && a.m.view?.clients === 2, 10_000, 'b attached');
+    expect(a.m.view).toMatchObject({ cols: 60, rows: 20 });
+    await fux.attach.resize.mutate({ client: a.m.client, cols: 90, rows: 25 });
+    await until(() => b.m.view?.cols === 90 && b.m.view.rows === 25, 10_000, 'b sees a resize');
+    b.stop();
+    await until(
+      () => events.some((e) => e.type === 'client.detached' && e.client === b.m.client),
+      10_000,
+      'detached',
+    );
+    const attached = events.filter((e) => e.type === 'client.attached');
+    expect(attached.map((e) => e.type === 'client.attached' && [e.cols, e.rows, e.remote])).toEqual([
+      [100, 30, null],
+      [60, 20, null],
+    ]);
+    await until(() => a.m.view?.clients === 1, 10_000, 'a sees one client');
+    a.stop();
+  });
+
+  test('a popup shows over the workspace, takes input, and its exit status is the reply', async () => {
+    const { m, stop } = attach(fux, { workspace: 'w6', cols: 80, rows: 24 });
+    await until(() => m.client !== '', 10_000, 'attached');
+    const reply = fux.popup.mutate({
+      workspace: 'w6',
+      argv: ['sh', '-c', 'echo in-popup; read x; exit 5'],
+      cols: 40,
+      rows: 10,
+    });
+    await until(() => m.view?.popup != null, 10_000, 'popup in view');
+    expect(m.view!.popup).toMatchObject({ x: 20, y: 7, cols: 40, rows: 10 });
+    const id = m.view!.popup!.id;
+    await until(() => m.text(id).includes('in-popup'), 10_000, 'popup rows');
+    await fux.attach.input.mutate({ client: m.client, pane: id, data: '\r' });
+    await expect(reply).resolves.toEqual({ id, exit: { code: 5, signal: null } });
+    await until(() => m.view?.popup === null, 10_000, 'popup gone');
+    stop();
+  });
+
+  test('history returns rows above the screen for copy mode', async () => {
+    const { m, stop } = attach(fux, { workspace: 'w7', cols: 80, rows: 10 });
+    await until(() => m.client !== '' && m.view?.panes.length === 1, 10_000, 'attached');
+    const pane = m.view!.panes[0]!.id;
+    await fux.attach.input.mutate({ client: m.client, pane, data: 'seq 1 50\r' });
+    await until(() => m.text(pane).includes('50'), 10_000, 'seq done');
+    const h = await fux.attach.history.query({ client: m.client, pane, lines: 100 });
+    const text = h.lines.map((r) => r.map((run) => run[1]).join(''));
+    expect(text).toContain('1');
+    expect(text).toContain('50');
+    expect(h.screenTop).toBe(h.lines.length - 10);
+    stop();
+  });
+
+  test('a flooding pane yields at most about 60 frames a second, each the current state', async () => {
+    const { m, stop } = attach(fux, { workspace: 'w8', cols: 120, rows: 40 });
+    await until(() => m.client !== '' && m.view?.panes.length === 1, 10_000, 'attached');
+    const pane = m.view!.panes[0]!.id;
+    await fux.attach.input.mutate({ client: m.client, pane, data: 'seq 1 400000; echo flood-done\r' });
+    const start = performance.now();
+    const before = m.frames.length;
+    await until(() => m.text(pane).includes('flood-done'), 60_000, 'flood done');
+    const elapsed = performance.now() - start;
+    const frames = m.frames.length - before;
+    // Frames are spaced by at least 1/60 s by construction; allow one for the edges.
+    expect(frames).toBeLessThanOrEqual(Math.ceil((elapsed / 1000) * 60) + 2);
+    stop();
+  });
+
+  test('a client that vanishes mid-stream leaves the server and its panes unaffected', async () => {
+    const { m, stop } = attach(fux, { workspace: 'w9', cols: 80, rows: 24 });
+    await until(() => m.client !== '' && m.view?.panes.length === 1, 10_000, 'attached');
+    const pane = m.view!.panes[0]!.id;
+    await fux.attach.input.mutate({
+      client: m.client,
+      pane,
+      data: 'yes | head -c 3000000 | tr y z; echo alive\r',
+    });
+    // A raw client subscribes, never reads, and is destroyed.
+    const raw = net.createConnection(home.socket);
+    await new Promise((r) => raw.once('connect', r));
+    raw.write(
+      JSON.stringify({
+        id: 1,
+        method: 'subscription',
+        params: { path: 'attach.session', input: { workspace: 'w9', cols: 80, rows: 24 } },
+      }) + '\n',
+    );
+    raw.pause();
+    await until(() => m.view?.clients === 2, 10_000, 'raw client attached');
+    raw.destroy();
+    await until(() => m.view?.clients === 1, 10_000, 'raw client gone');
+    await until(() => m.text(pane).includes('alive'), 60_000, 'pane still running');
+    const list = await fux.list.query({ workspace: 'w9' });
+    expect(list.workspaces[0]!.panes).toHaveLength(1);
+    stop();
+  });
+});
