@@ -1,0 +1,234 @@
+/**
+ * Key names: what the decoder recognises a key press as, what the config writes (`C-a`, `M-x`,
+ * `C-Space`, `F5`, `|`), and how the two are compared. Both sides go through `canonicalKey`, so a
+ * press decoded from `\x01`, from kitty's `ESC[97;5u` or from modifyOtherKeys' `ESC[27;5;97~`
+ * matches the config's `C-a` alike.
+ */
+
+export interface KeyName {
+  /** A named key (`Enter`, `Up`, `F5`, `Space`…) or the single character the key types. */
+  name: string;
+  ctrl?: boolean;
+  alt?: boolean;
+  shift?: boolean;
+  super?: boolean;
+}
+
+/** The named keys, by the spellings the config may use (lower-cased), to their canonical name. */
+const NAMED: Record<string, string> = {
+  enter: 'Enter',
+  return: 'Enter',
+  tab: 'Tab',
+  escape: 'Escape',
+  esc: 'Escape',
+  space: 'Space',
+  bspace: 'BSpace',
+  backspace: 'BSpace',
+  up: 'Up',
+  down: 'Down',
+  left: 'Left',
+  right: 'Right',
+  home: 'Home',
+  end: 'End',
+  pageup: 'PageUp',
+  pgup: 'PageUp',
+  ppage: 'PageUp',
+  pagedown: 'PageDown',
+  pgdn: 'PageDown',
+  npage: 'PageDown',
+  insert: 'Insert',
+  ic: 'Insert',
+  delete: 'Delete',
+  dc: 'Delete',
+  del: 'Delete',
+  begin: 'Begin',
+};
+for (let n = 1; n <= 12; n++) NAMED[`f${n}`] = `F${n}`;
+
+const MODIFIER = /^(C|M|S|Super)-(.+)$/s;
+
+function isLetter(ch: string): boolean {
+  return /^[A-Za-z]$/.test(ch);
+}
+
+/**
+ * One spelling per key: modifiers only when set, a shifted letter as its capital (a terminal
+ * cannot tell `S-a` from `A` without the kitty protocol), a space as `Space`.
+ */
+export function canonicalKey(key: KeyName): KeyName {
+  let name = key.name === ' ' ? 'Space' : key.name;
+  let shift = key.shift === true;
+  if (shift && isLetter(name)) {
+    name = name.toUpperCase();
+    shift = false;
+  }
+  const out: KeyName = { name };
+  if (key.ctrl) out.ctrl = true;
+  if (key.alt) out.alt = true;
+  if (shift) out.shift = true;
+  if (key.super) out.super = true;
+  return out;
+}
+
+/**
+ * A key as the config writes it, e.g. `C-a`, `M-x`, `C-M-Left`, `S-Tab`, `BTab`, `F5`, `|`, `-`.
+ * `C-` with a letter means the lower-case letter (as tmux reads it: the terminal sends the same
+ * byte); `C-@` is `C-Space`. Undefined when the text is not a key.
+ */
+export function parseKeyName(text: string): KeyName | undefined {
+  const key: KeyName = { name: '' };
+  let rest = text;
+  for (let m = MODIFIER.exec(rest); m; m = MODIFIER.exec(rest)) {
+    if (m[1] === 'C') key.ctrl = true;
+    else if (m[1] === 'M') key.alt = true;
+    else if (m[1] === 'S') key.shift = true;
+    else key.super = true;
+    rest = m[2];
+  }
+  const lower = rest.toLowerCase();
+  if (lower === 'btab') {
+    key.name = 'Tab';
+    key.shift = true;
+  } else if (lower in NAMED && rest.length > 1) {
+    key.name = NAMED[lower];
+  } else if ([...rest].length === 1) {
+    key.name = rest;
+    if (key.ctrl && rest === '@') key.name = 'Space';
+    if (key.ctrl && isLetter(rest) && !key.shift) key.name = rest.toLowerCase();
+  } else {
+    return undefined;
+  }
+  return canonicalKey(key);
+}
+
+/** The config spelling of a key: `C-M-S-` order, e.g. `C-a`, `M-Enter`, `F5`, `|`. */
+export function formatKey(key: KeyName): string {
+  const k = canonicalKey(key);
+  return `${k.ctrl ? 'C-' : ''}${k.alt ? 'M-' : ''}${k.shift ? 'S-' : ''}${k.super ? 'Super-' : ''}${k.name}`;
+}
+
+export function sameKey(a: KeyName, b: KeyName): boolean {
+  return formatKey(a) === formatKey(b);
+}
+
+/** The key a single character typed on a legacy terminal stands for (control bytes included). */
+export function keyOfChar(ch: string): KeyName {
+  const code = ch.codePointAt(0) ?? 0;
+  switch (code) {
+    case 0x00:
+      return { name: 'Space', ctrl: true };
+    case 0x09:
+      return { name: 'Tab' };
+    case 0x0d:
+      return { name: 'Enter' };
+    case 0x1b:
+      return { name: 'Escape' };
+    case 0x7f:
+      return { name: 'BSpace' };
+    case 0x20:
+      return { name: 'Space' };
+  }
+  if (code >= 0x01 && code <= 0x1a) return { name: String.fromCharCode(code + 96), ctrl: true };
+  if (code >= 0x1c && code <= 0x1f) return { name: String.fromCharCode(code + 64), ctrl: true };
+  return { name: ch };
+}
+
+/** Key codes of the kitty protocol and modifyOtherKeys that are not the character they name. */
+const CODE_NAMES: Record<number, string> = {
+  9: 'Tab',
+  13: 'Enter',
+  27: 'Escape',
+  127: 'BSpace',
+  32: 'Space',
+};
+
+/** The key of a kitty / modifyOtherKeys key code (a Unicode code point), or undefined. */
+export function keyOfCode(code: number): KeyName | undefined {
+  if (code in CODE_NAMES) return { name: CODE_NAMES[code] };
+  // Kitty's functional keys live in the private use area; those are not named here.
+  if (code < 0x20 || (code >= 0xe000 && code <= 0xf8ff) || code > 0x10ffff) return undefined;
+  return { name: String.fromCodePoint(code) };
+}
+
+/** Modifiers from an xterm / kitty modifier parameter (1 + a bit mask). */
+export function withModifiers(key: KeyName, param: number): KeyName {
+  const bits = Math.max(0, param - 1);
+  return canonicalKey({
+    ...key,
+    shift: key.shift || (bits & 1) !== 0,
+    alt: key.alt || (bits & 2) !== 0,
+    ctrl: key.ctrl || (bits & 4) !== 0,
+    super: key.super || (bits & 8) !== 0,
+  });
+}
+
+const TILDE_CODES: Record<string, number> = {
+  Insert: 2,
+  Delete: 3,
+  PageUp: 5,
+  PageDown: 6,
+  F5: 15,
+  F6: 17,
+  F7: 18,
+  F8: 19,
+  F9: 20,
+  F10: 21,
+  F11: 23,
+  F12: 24,
+};
+const LETTER_FINALS: Record<string, string> = {
+  Up: 'A',
+  Down: 'B',
+  Right: 'C',
+  Left: 'D',
+  Home: 'H',
+  End: 'F',
+  Begin: 'E',
+  F1: 'P',
+  F2: 'Q',
+  F3: 'R',
+  F4: 'S',
+};
+const PLAIN_BYTES: Record<string, string> = {
+  Enter: '\r',
+  Tab: '\t',
+  Escape: '\x1b',
+  BSpace: '\x7f',
+  Space: ' ',
+};
+
+/**
+ * The bytes a legacy (xterm) terminal sends for a key, e.g. for sending the prefix to a pane from
+ * a binding other than the prefix itself. Undefined for keys such a terminal cannot send.
+ */
+export function keyBytes(key: KeyName): string | undefined {
+  const k = canonicalKey(key);
+  const mods = (k.shift ? 1 : 0) | (k.alt ? 2 : 0) | (k.ctrl ? 4 : 0) | (k.super ? 8 : 0);
+  if (k.name in TILDE_CODES) {
+    const code = TILDE_CODES[k.name];
+    return mods === 0 ? `\x1b[${code}~` : `\x1b[${code};${mods + 1}~`;
+  }
+  if (k.name in LETTER_FINALS) {
+    const final = LETTER_FINALS[k.name];
+    if (mods !== 0) return `\x1b[1;${mods + 1}${final}`;
+    return /^F[1-4]$/.test(k.name) ? `\x1bO${final}` : `\x1b[${final}`;
+  }
+  if (k.name === 'Tab' && k.shift && !k.ctrl && !k.super) return (k.alt ? '\x1b' : '') + '\x1b[Z';
+  if (k.shift || k.super) return undefined;
+  const alt = k.alt ? '\x1b' : '';
+  if (!k.ctrl) {
+    const plain = PLAIN_BYTES[k.name] ?? ([...k.name].length === 1 ? k.name : undefined);
+    return plain === undefined ? undefined : alt + plain;
+  }
+  const c = controlByte(k.name);
+  return c === undefined ? undefined : alt + c;
+}
+
+function controlByte(name: string): string | undefined {
+  if (name === 'Space' || name === '@') return '\x00';
+  if (/^[a-z]$/.test(name)) return String.fromCharCode(name.charCodeAt(0) - 96);
+  const code = name.length === 1 ? name.charCodeAt(0) : -1;
+  if (code >= 0x5b && code <= 0x5f) return String.fromCharCode(code - 64);
+  if (name === '?') return '\x7f';
+  return undefined;
+}
