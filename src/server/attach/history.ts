@@ -5,11 +5,12 @@ import type { AttachHistory, Row } from './protocol';
 import { encodeRow, StyleTable } from './rows';
 
 /**
- * A pane's history and screen as runs, for a client's copy mode. The pane's capture (the archive
+ * A pane's history and screen as runs, for a client's copy mode. Styles come from the session's
+ * own table, so their ids mean the same in frames and here; the reply names every style it uses. The pane's capture (the archive
  * and xterm's rows, with attributes) is replayed into a scratch terminal of the pane's width, so
  * archived rows come back as cells with the same encoder the live rows use.
  */
-export async function paneHistory(pane: Pane, lines: number): Promise<AttachHistory> {
+export async function paneHistory(pane: Pane, lines: number, styles: StyleTable): Promise<AttachHistory> {
   const captured = pane.capture({ attrs: true, scrollback: lines });
   const cols = pane.terminal.cols;
   const count = Math.max(1, captured.lines);
@@ -26,15 +27,18 @@ export async function paneHistory(pane: Pane, lines: number): Promise<AttachHist
     scratch.unicode.activeVersion = '11';
     await new Promise<void>((resolve) => scratch.write(captured.text, resolve));
     const buffer = scratch.buffer.active;
-    const styles = new StyleTable();
+    const used = new Set<number>();
     const cell = buffer.getNullCell();
     const rows: Row[] = [];
     const total = buffer.baseY + 1;
-    for (let y = Math.max(0, total - count); y < total; y++)
-      rows.push(encodeRow(buffer.getLine(y), cols, cell, styles));
+    for (let y = Math.max(0, total - count); y < total; y++) {
+      const row = encodeRow(buffer.getLine(y), cols, cell, styles);
+      for (const run of row) used.add(run[0]);
+      rows.push(row);
+    }
     return {
       lines: rows,
-      styles: styles.all(),
+      styles: styles.describe(used),
       screenTop: Math.max(0, rows.length - pane.terminal.rows),
       cols,
     };

@@ -142,8 +142,13 @@ export class AttachHub {
 
   /** History and screen of a pane as runs, for copy mode. */
   history(client: string, pane: number, lines: number): Promise<AttachHistory> {
-    const ws = this.workspaceOf(this.session(client));
-    return paneHistory(ws.popup?.id === pane ? ws.popup.pane : ws.entry(pane).pane, lines);
+    const session = this.session(client);
+    const ws = this.workspaceOf(session);
+    return paneHistory(
+      ws.popup?.id === pane ? ws.popup.pane : ws.entry(pane).pane,
+      lines,
+      session.styleTable,
+    );
   }
 
   close(): void {

@@ -44,6 +44,18 @@ export class StyleTable {
     return out;
   }
 
+  /** The SGR parameters of the given ids (0, the default, is left out). */
+  describe(ids: Iterable<number>): Record<string, string> {
+    const byId = new Map<number, string>();
+    for (const [params, id] of this.ids) byId.set(id, params);
+    const out: Record<string, string> = {};
+    for (const id of ids) {
+      const params = byId.get(id);
+      if (params !== undefined) out[String(id)] = params;
+    }
+    return out;
+  }
+
   get size(): number {
     return this.ids.size;
   }

@@ -75,6 +75,11 @@ export class AttachSession {
     this.poke();
   }
 
+  /** The session's style table, for replies outside frames (history) that must use the same ids. */
+  get styleTable(): StyleTable {
+    return this.styles;
+  }
+
   get pending(): boolean {
     return this.needsReset || this.viewDirty || this.dirty.size > 0 || this.rang.size > 0;
   }
