@@ -2,6 +2,7 @@ import { builtinActionNames } from '../../../src/client/attach/input/bindings';
 import { InputDecoder } from '../../../src/client/attach/input/decoder';
 import { helpLines, PrefixKeys, type Outcome } from '../../../src/client/attach/input/keymap';
 import type { BytesToken, KeyToken } from '../../../src/client/attach/input/tokens';
+import { clientAction, serverAction } from '../../../src/server/attach/protocol';
 
 function tokens(raw: string): Array<KeyToken | BytesToken> {
   const d = new InputDecoder({ now: () => 0 });
@@ -201,6 +202,12 @@ describe('the config', () => {
       expect.stringContaining('q: unknown action "explode"'),
     ]);
     expect(type(keys, '\x01z')).toEqual([{ pending: true }, { action: { kind: 'builtin', action: 'zoom' } }]);
+  });
+
+  test("the built-in action names are the protocol's", () => {
+    expect(builtinActionNames().sort()).toEqual(
+      [...serverAction.options, ...clientAction.options, 'select-tab-N', 'none'].sort(),
+    );
   });
 
   test('every built-in action name is accepted', () => {

@@ -4,12 +4,11 @@
  * command; `none` removes a default.
  */
 import type { z } from 'zod';
-import {
-  clientAction,
-  serverAction,
-  type AttachAction,
-  type bindingSchema,
-  type ClientAction,
+import type {
+  AttachAction,
+  bindingSchema,
+  ClientAction,
+  ServerAction,
 } from '../../../server/attach/protocol';
 import { formatKey, parseKeyName } from './keys';
 
@@ -75,21 +74,49 @@ const DESCRIPTIONS: Record<string, string> = {
   'send-prefix': 'send the prefix key to the pane',
 };
 
+// The client takes only types from the server; a record over each union keeps these lists exact.
+const SERVER_ACTIONS: Record<ServerAction, true> = {
+  'split-right': true,
+  'split-down': true,
+  'focus-left': true,
+  'focus-right': true,
+  'focus-up': true,
+  'focus-down': true,
+  'kill-pane': true,
+  'new-pane': true,
+  'new-tab': true,
+  'next-tab': true,
+  'prev-tab': true,
+  zoom: true,
+};
+const CLIENT_ACTIONS: Record<ClientAction, true> = {
+  detach: true,
+  'copy-mode': true,
+  'workspace-picker': true,
+  help: true,
+  'send-prefix': true,
+};
+
+function isServerAction(name: string): name is ServerAction {
+  return Object.hasOwn(SERVER_ACTIONS, name);
+}
+function isClientAction(name: string): name is ClientAction {
+  return Object.hasOwn(CLIENT_ACTIONS, name);
+}
+
 const SELECT_TAB = /^select-tab[- ]([1-9][0-9]*)$/;
 
 /** Every built-in action name a binding may use (`select-tab-N` for any N ≥ 1). */
 export function builtinActionNames(): string[] {
-  return [...serverAction.options, ...clientAction.options, 'select-tab-N', UNBOUND];
+  return [...Object.keys(SERVER_ACTIONS), ...Object.keys(CLIENT_ACTIONS), 'select-tab-N', UNBOUND];
 }
 
 /** A binding's meaning, or undefined for `none`; an error message for an unknown action. */
 export function bindingMeaning(written: string, binding: Binding): Bound | undefined | Error {
   if (typeof binding !== 'string') return { action: { kind: 'binding', key: written } };
   if (binding === UNBOUND) return undefined;
-  const builtin = serverAction.safeParse(binding);
-  if (builtin.success) return { action: { kind: 'builtin', action: builtin.data } };
-  const client = clientAction.safeParse(binding);
-  if (client.success) return { client: client.data };
+  if (isServerAction(binding)) return { action: { kind: 'builtin', action: binding } };
+  if (isClientAction(binding)) return { client: binding };
   const tab = SELECT_TAB.exec(binding);
   if (tab) return { action: { kind: 'select-tab', number: Number(tab[1]) } };
   return new Error(`${written}: unknown action "${binding}" (one of ${builtinActionNames().join(', ')})`);
