@@ -12,6 +12,7 @@ import { cliVerb } from './b4-cli';
 import { memory } from './b5-memory';
 import { idleCost } from './b6-idle';
 import { detectLatency } from './b7-detect';
+import { attach } from './b8-attach';
 import { zorEval } from './zor-eval';
 import { zorWrapper } from './zor-wrapper';
 import { cleanUpAll } from './lib/cleanup';
@@ -26,6 +27,7 @@ const benchmarks: Benchmark[] = [
   memory,
   idleCost,
   detectLatency,
+  attach,
   zorEval,
   zorWrapper,
 ];

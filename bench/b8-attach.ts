@@ -1,0 +1,206 @@
+import * as fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import * as pty from 'node-pty';
+import { FuxServer } from './lib/fux-server';
+import { fuxBin, tmuxBin } from './lib/repo';
+import type { Benchmark, BenchOptions, Section } from './lib/report';
+import { formatMs, formatRatio, median, percentile } from './lib/stats';
+import { TmuxServer } from './lib/tmux-server';
+import { sleep, until, within } from './lib/wait';
+
+const COLS = 200;
+const ROWS = 50;
+/** A paint of the attach client is one synchronized update (DECSET 2026), so a frame is countable. */
+const FRAME_START = '\x1b[?2026h';
+
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** A terminal of the bench's own: an attach client (fux or tmux) on a pty whose output we count. */
+class OuterTerminal {
+  bytes = 0;
+  frames = 0;
+  private tail = '';
+  private waiters: Array<{ text: string; resolve: () => void }> = [];
+  readonly term: pty.IPty;
+
+  constructor(file: string, args: string[], env: Record<string, string | undefined>) {
+    this.term = pty.spawn(file, args, { name: 'xterm-256color', cols: COLS, rows: ROWS, cwd: '/', env });
+    this.term.onData((d) => this.data(d));
+  }
+
+  private data(d: string): void {
+    this.bytes += Buffer.byteLength(d);
+    const joined = this.tail + d;
+    let i = joined.indexOf(FRAME_START);
+    while (i !== -1) {
+      this.frames++;
+      i = joined.indexOf(FRAME_START, i + FRAME_START.length);
+    }
+    for (const w of [...this.waiters]) {
+      if (joined.includes(w.text)) {
+        this.waiters.splice(this.waiters.indexOf(w), 1);
+        w.resolve();
+      }
+    }
+    this.tail = joined.slice(-64);
+  }
+
+  /** Resolves when `text` next appears in the output (from now on). */
+  next(text: string): Promise<void> {
+    return new Promise((resolve) => this.waiters.push({ text, resolve }));
+  }
+
+  kill(): void {
+    this.term.kill('SIGKILL');
+  }
+}
+
+async function attachFux(server: FuxServer, workspace: string): Promise<OuterTerminal> {
+  const t = new OuterTerminal(process.execPath, [fuxBin, workspace], {
+    ...server.env,
+    TERM: 'xterm-256color',
+  });
+  const conn = await server.connect();
+  try {
+    await until(
+      async () =>
+        (await conn.client.list.query({})).workspaces.find((w) => w.name === workspace)?.panes.length,
+      'the attach to create its workspace',
+      15_000,
+      20,
+    );
+  } finally {
+    conn.close();
+  }
+  return t;
+}
+
+/** Keystroke to screen: type a letter into the outer terminal, time until the attach client draws it. */
+async function echoTimes(t: OuterTerminal, count: number): Promise<number[]> {
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const ch = letters[i % letters.length]!;
+    const seen = t.next(ch);
+    const start = performance.now();
+    t.term.write(ch);
+    await within(seen, 5_000, 'the echo on the attached screen');
+    times.push(performance.now() - start);
+    await sleep(20);
+    if (i % 40 === 39) {
+      t.term.write('\x15'); // C-u: keep the line short
+      await sleep(50);
+    }
+  }
+  return times;
+}
+
+async function run(options: BenchOptions): Promise<Section> {
+  const floodSeconds = options.quick ? 3 : 8;
+  const echoes = options.quick ? 60 : 300;
+  const server = await FuxServer.start();
+  const tmux = await TmuxServer.start({ historyLimit: 10_000, cols: COLS, rows: ROWS });
+  try {
+    // Flood: a pane printing as fast as it can, the attached client counted at its terminal.
+    options.log('  flood through the attach client…');
+    const conn = await server.connect();
+    await conn.client.workspace.new.mutate({ name: 'flood', cols: COLS, rows: ROWS - 2 });
+    await conn.client.new.mutate({
+      workspace: 'flood',
+      argv: ['sh', '-c', 'sleep 1; exec yes "fux attach flood line of some length"'],
+      cwd: server.home,
+    });
+    conn.close();
+    const flood = await attachFux(server, 'flood');
+    const clientPid = flood.term.pid;
+    await sleep(1500);
+    const b0 = flood.bytes;
+    const f0 = flood.frames;
+    const c0 = cpuSeconds(clientPid);
+    const t0 = performance.now();
+    await sleep(floodSeconds * 1000);
+    const elapsed = (performance.now() - t0) / 1000;
+    const bytes = flood.bytes - b0;
+    const frames = flood.frames - f0;
+    const cpu = (cpuSeconds(clientPid) - c0) / elapsed;
+    flood.kill();
+
+    // Echo: a `cat` pane, keystrokes typed into each attach client's terminal.
+    options.log('  keystroke echo, fux attach vs tmux attach…');
+    const c2 = await server.connect();
+    await c2.client.workspace.new.mutate({ name: 'echo', cols: COLS, rows: ROWS - 2 });
+    await c2.client.new.mutate({ workspace: 'echo', argv: ['cat'], cwd: server.home });
+    c2.close();
+    const fuxTerm = await attachFux(server, 'echo');
+    await sleep(500);
+    await tmux.newSession('echo', ['cat'], COLS, ROWS);
+    const tmuxEnv = { ...tmux.env, TERM: 'xterm-256color' };
+    const tmuxTerm = new OuterTerminal(tmuxBin, [...tmux.argv.slice(1), 'attach', '-t', 'echo'], tmuxEnv);
+    await sleep(500);
+    const fuxEcho: number[] = [];
+    const tmuxEcho: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      fuxEcho.push(...(await echoTimes(fuxTerm, echoes / 2)));
+      tmuxEcho.push(...(await echoTimes(tmuxTerm, echoes / 2)));
+    }
+    fuxTerm.kill();
+    tmuxTerm.kill();
+
+    // A screen's worth: every row's text plus the cursor move that starts it (a full plain repaint).
+    const screenBytes = ROWS * (COLS + 8);
+    const perFrame = frames ? bytes / frames : bytes;
+    const fps = frames / elapsed;
+    return {
+      id: 'B8',
+      title: 'attach: frames, bytes and client CPU under a flood; keystroke echo through the attach path',
+      method: [
+        `a real \`fux\` attach client on a ${COLS}×${ROWS} pty owned by the bench (the outer terminal), its output counted; one pane runs \`yes\` for ${floodSeconds} s`,
+        'a frame is one synchronized update (`CSI ? 2026 h`) the client writes; client CPU from /proc over the same window',
+        `echo: a \`cat\` pane; the bench types a letter into the outer terminal and times until it shows in the client's output; ${echoes} keys each, fux and \`tmux attach\` interleaved in two rounds`,
+      ],
+      tables: [
+        {
+          head: ['measure', 'value'],
+          rows: [
+            ['frames per second', fps.toFixed(1)],
+            ['bytes per second to the terminal', `${(bytes / elapsed / 1024).toFixed(0)} KiB`],
+            ['bytes per frame', `${perFrame.toFixed(0)} (a full plain repaint: ${screenBytes})`],
+            ['client CPU', `${(cpu * 100).toFixed(1)} % of a core`],
+          ],
+        },
+        {
+          head: ['echo', 'p50', 'p99'],
+          rows: [
+            ['fux attach', formatMs(percentile(fuxEcho, 50)), formatMs(percentile(fuxEcho, 99))],
+            ['tmux attach', formatMs(percentile(tmuxEcho, 50)), formatMs(percentile(tmuxEcho, 99))],
+            ['fux / tmux (p50)', formatRatio(median(fuxEcho) / median(tmuxEcho)), ''],
+          ],
+        },
+      ],
+      verdicts: [
+        { target: '≤ 60 frames/s', measured: fps.toFixed(1), met: fps <= 61 },
+        {
+          target: '≤ one screen per frame',
+          measured: `${perFrame.toFixed(0)} B vs ${screenBytes}`,
+          met: perFrame <= screenBytes,
+        },
+        { target: 'client ≤ 30 % of a core', measured: `${(cpu * 100).toFixed(1)} %`, met: cpu <= 0.3 },
+        {
+          target: 'echo p50 ≤ tmux attach',
+          measured: `${formatMs(median(fuxEcho))} vs ${formatMs(median(tmuxEcho))}`,
+          met: median(fuxEcho) <= median(tmuxEcho),
+        },
+      ],
+    };
+  } finally {
+    await tmux.stop();
+    await server.stop();
+  }
+}
+
+export const attach: Benchmark = { id: 'B8', title: 'attach', run };
