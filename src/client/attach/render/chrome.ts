@@ -1,0 +1,58 @@
+import type { AttachView } from '../../../server/attach/protocol';
+import { theme } from './theme';
+
+type AgentState = AttachView['tabs'][number]['state'];
+
+/** A piece of the tab bar or status line: its text and SGR parameters; `tab` makes it a click target. */
+export interface Segment {
+  text: string;
+  style: string;
+  tab?: number;
+}
+
+/** The agent glyph of a state: ● working, ◐ blocked, ○ idle, nothing for none. */
+export function agentGlyph(state: AgentState): string {
+  return state === 'working' ? '●' : state === 'blocked' ? '◐' : state === 'idle' ? '○' : '';
+}
+
+/** Row 0: the workspace's name, then every tab as `N:title`, its agent glyph and unseen mark. */
+export function tabBar(view: AttachView): Segment[] {
+  const out: Segment[] = [{ text: ` ${view.workspace} `, style: theme.workspace }];
+  for (const tab of view.tabs) {
+    const style = tab.active ? theme.activeTab : theme.bar;
+    out.push({ text: ' ', style: theme.bar });
+    const mark = agentGlyph(tab.state) + (tab.unseen ? '*' : '');
+    out.push({ text: ` ${tab.number}:${tab.title}${mark} `, style, tab: tab.number });
+  }
+  return out;
+}
+
+/**
+ * The status line's left part: the mode marker, then each visible pane as `id:glyph` (the unseen
+ * mark after it; a pane whose agent state is none shows its id alone), the focused one bold.
+ */
+export function statusLeft(view: AttachView | undefined, mode: string | undefined): Segment[] {
+  const out: Segment[] = [];
+  if (mode) out.push({ text: ` ${mode} `, style: theme.mode }, { text: ' ', style: theme.bar });
+  if (!view) return out;
+  for (const pane of view.panes) {
+    const idStyle = pane.focused ? theme.focusedPane : theme.bar;
+    const glyph = agentGlyph(pane.state);
+    out.push({ text: glyph ? `${pane.id}:` : `${pane.id}`, style: idStyle });
+    if (glyph)
+      out.push({
+        text: glyph,
+        style: `${theme.bar};${theme.glyph[pane.state as Exclude<AgentState, 'none'>]}`,
+      });
+    if (pane.unseen) out.push({ text: '*', style: theme.unseen });
+    out.push({ text: ' ', style: theme.bar });
+  }
+  return out;
+}
+
+/** The status line's right part: the `set-status` segments' text, separated. */
+export function statusRight(view: AttachView | undefined): Segment[] {
+  const texts = (view?.status ?? []).map((s) => s.text).filter((t) => t !== '');
+  if (texts.length === 0) return [];
+  return [{ text: ` ${texts.join(' | ')} `, style: theme.bar }];
+}
