@@ -92,8 +92,9 @@ export class Harness {
     return this.settle();
   }
 
+  /** Row y's text, trailing blanks dropped. */
   line(y: number): string {
-    return this.term.buffer.active.getLine(y)?.translateToString(true) ?? '';
+    return (this.term.buffer.active.getLine(y)?.translateToString(true) ?? '').trimEnd();
   }
 
   cell(x: number, y: number): IBufferCell {
@@ -167,3 +168,33 @@ export function textRows(rows: string[], extra: Partial<PaneUpdate> = {}): PaneU
 }
 
 export const hidden = { x: 0, y: 0, visible: false, shape: 'block', blink: false } as const;
+
+const P16 = 0x1000000;
+const P256 = 0x2000000;
+const RGB = 0x3000000;
+
+function colour(mode: number, value: number): string {
+  if (mode === RGB) return `rgb(${(value >> 16) & 255},${(value >> 8) & 255},${value & 255})`;
+  if (mode === P256) return `256:${value}`;
+  if (mode === P16) return `16:${value}`;
+  return 'default';
+}
+
+/** A cell's rendition as the terminal holds it, for assertions. */
+export function look(cell: IBufferCell): { fg: string; bg: string; attrs: string[] } {
+  const attrs: string[] = [];
+  if (cell.isBold()) attrs.push('bold');
+  if (cell.isDim()) attrs.push('dim');
+  if (cell.isItalic()) attrs.push('italic');
+  if (cell.isUnderline()) attrs.push('underline');
+  if (cell.isBlink()) attrs.push('blink');
+  if (cell.isInverse()) attrs.push('inverse');
+  if (cell.isInvisible()) attrs.push('invisible');
+  if (cell.isStrikethrough()) attrs.push('strikethrough');
+  if (cell.isOverline()) attrs.push('overline');
+  return {
+    fg: colour(cell.getFgColorMode(), cell.getFgColor()),
+    bg: colour(cell.getBgColorMode(), cell.getBgColor()),
+    attrs,
+  };
+}

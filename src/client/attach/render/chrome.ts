@@ -20,7 +20,6 @@ export function tabBar(view: AttachView): Segment[] {
   const out: Segment[] = [{ text: ` ${view.workspace} `, style: theme.workspace }];
   for (const tab of view.tabs) {
     const style = tab.active ? theme.activeTab : theme.bar;
-    out.push({ text: ' ', style: theme.bar });
     const mark = agentGlyph(tab.state) + (tab.unseen ? '*' : '');
     out.push({ text: ` ${tab.number}:${tab.title}${mark} `, style, tab: tab.number });
   }
@@ -33,7 +32,8 @@ export function tabBar(view: AttachView): Segment[] {
  */
 export function statusLeft(view: AttachView | undefined, mode: string | undefined): Segment[] {
   const out: Segment[] = [];
-  if (mode) out.push({ text: ` ${mode} `, style: theme.mode }, { text: ' ', style: theme.bar });
+  if (mode) out.push({ text: ` ${mode} `, style: theme.mode });
+  out.push({ text: ' ', style: theme.bar });
   if (!view) return out;
   for (const pane of view.panes) {
     const idStyle = pane.focused ? theme.focusedPane : theme.bar;

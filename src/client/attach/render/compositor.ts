@@ -106,10 +106,11 @@ export class Compositor {
     if (this.screen.recycleAttributes()) this.attrs = [];
     const canvas = new Canvas(this.screen.buffer);
     const view = this.state.view;
+    // Widgets first: moving or hiding one clears where it was, which must not wipe fresh paint.
+    const covers = this.widgets.layout(this.popupSpec(canvas, view), this.overlay, this.cols, this.rows);
     this.paintTabBar(canvas, view);
     this.paintArea(canvas, view);
     this.paintStatus(canvas, view);
-    const covers = this.widgets.layout(this.popupSpec(canvas, view), this.overlay, this.cols, this.rows);
     for (const rect of covers) canvas.splitAt(rect);
     // Screen.render renders the widgets over what was painted, then calls FuxScreen.draw.
     this.screen.render();

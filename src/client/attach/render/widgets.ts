@@ -88,12 +88,10 @@ export class Widgets {
       covers.push(frame);
     } else {
       this.popup.paintContent = undefined;
-      this.popup.hide();
+      hide(this.popup);
     }
 
-    this.help.hide();
-    this.picker.hide();
-    this.message.hide();
+    for (const el of [this.help, this.picker, this.message]) hide(el);
     if (overlay?.kind === 'help') {
       const width = Math.max(10, ...overlay.lines.map(textWidth)) + 4;
       const rect = centred(width, overlay.lines.length + 2, cols, rows);
@@ -120,6 +118,11 @@ export class Widgets {
     }
     return covers;
   }
+}
+
+/** unblessed clears the region of an element it hides: only hide what shows. */
+function hide(el: UnblessedBox): void {
+  if (!el.hidden) el.hide();
 }
 
 function place(el: UnblessedBox, rect: Rect): void {
