@@ -431,6 +431,18 @@ describe('the mouse', () => {
     expect(cm.view().label).toBe('[3/20]');
   });
 
+  test('scroll moves the view like the wheel; entered by the wheel, reaching the bottom leaves', () => {
+    const lines = [...numbered(10), 'a', 'b'].map((t) => cells(t, 20));
+    const cm = new CopyMode({ lines, screenTop: 10, cols: 20, height: 2, exitAtBottom: true });
+    expect(cm.scroll(-5)).toEqual({ redraw: true });
+    expect(cm.view().label).toBe('[5/10]');
+    expect(cm.scroll(3)).toEqual({ redraw: true });
+    expect(cm.scroll(3)).toEqual({ redraw: true, exit: true });
+    const plain = new CopyMode({ lines, screenTop: 10, cols: 20, height: 2 });
+    plain.scroll(-5);
+    expect(plain.scroll(5)).toEqual({ redraw: true });
+  });
+
   test('the wheel at the bottom does nothing', () => {
     const cm = copyMode(numbered(5), ['a']);
     expect(cm.handle(mouse('press', 0, 0, 5))).toEqual({ redraw: false });

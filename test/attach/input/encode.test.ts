@@ -3,7 +3,7 @@ import {
   encodeFocus,
   encodeMouse,
   encodePaste,
-  osc52Copy,
+  osc52,
   type MouseEventLike,
 } from '../../../src/client/attach/input/encode';
 import type { PaneModes } from '../../../src/server/attach/protocol';
@@ -14,7 +14,7 @@ const release: MouseEventLike = { action: 'release', button: 0, ...plain };
 const drag: MouseEventLike = { action: 'motion', button: 0, ...plain };
 const move: MouseEventLike = { action: 'motion', button: 3, ...plain };
 const wheelUp: MouseEventLike = { action: 'press', button: 4, ...plain };
-const at = { x: 4, y: 2 };
+const [X, Y] = [4, 2];
 
 function modes(mouse: PaneModes['mouse'], mouseSgr = true): Pick<PaneModes, 'mouse' | 'mouseSgr'> {
   return { mouse, mouseSgr };
@@ -23,43 +23,45 @@ function modes(mouse: PaneModes['mouse'], mouseSgr = true): Pick<PaneModes, 'mou
 describe('mouse for a pane', () => {
   test('SGR form with 1-based cells, M for press and motion, m for release', () => {
     const m = modes('any');
-    expect(encodeMouse(press, m, at)).toBe('\x1b[<0;5;3M');
-    expect(encodeMouse(release, m, at)).toBe('\x1b[<0;5;3m');
-    expect(encodeMouse({ ...release, button: 2 }, m, at)).toBe('\x1b[<2;5;3m');
-    expect(encodeMouse(drag, m, at)).toBe('\x1b[<32;5;3M');
-    expect(encodeMouse(move, m, at)).toBe('\x1b[<35;5;3M');
-    expect(encodeMouse(wheelUp, m, at)).toBe('\x1b[<64;5;3M');
-    expect(encodeMouse({ ...wheelUp, button: 5 }, m, at)).toBe('\x1b[<65;5;3M');
-    expect(encodeMouse({ ...press, button: 8 }, m, at)).toBe('\x1b[<128;5;3M');
+    expect(encodeMouse(press, m, X, Y)).toBe('\x1b[<0;5;3M');
+    expect(encodeMouse(release, m, X, Y)).toBe('\x1b[<0;5;3m');
+    expect(encodeMouse({ ...release, button: 2 }, m, X, Y)).toBe('\x1b[<2;5;3m');
+    expect(encodeMouse(drag, m, X, Y)).toBe('\x1b[<32;5;3M');
+    expect(encodeMouse(move, m, X, Y)).toBe('\x1b[<35;5;3M');
+    expect(encodeMouse(wheelUp, m, X, Y)).toBe('\x1b[<64;5;3M');
+    expect(encodeMouse({ ...wheelUp, button: 5 }, m, X, Y)).toBe('\x1b[<65;5;3M');
+    expect(encodeMouse({ ...press, button: 8 }, m, X, Y)).toBe('\x1b[<128;5;3M');
   });
 
   test('modifiers are added to the button code', () => {
-    expect(encodeMouse({ ...press, shift: true, alt: true, ctrl: true }, modes('vt200'), at)).toBe(
+    expect(encodeMouse({ ...press, shift: true, alt: true, ctrl: true }, modes('vt200'), X, Y)).toBe(
       '\x1b[<28;5;3M',
     );
-    expect(encodeMouse({ ...press, ctrl: true }, modes('vt200', false), at)).toBe('\x1b[M' + '\x30\x25\x23');
+    expect(encodeMouse({ ...press, ctrl: true }, modes('vt200', false), X, Y)).toBe(
+      '\x1b[M' + '\x30\x25\x23',
+    );
   });
 
   test('the X10 form: button, column and row as 32 + value', () => {
     const m = modes('any', false);
-    expect(encodeMouse(press, m, at)).toBe('\x1b[M' + String.fromCharCode(32, 37, 35));
-    expect(encodeMouse({ ...press, button: 2 }, m, at)).toBe('\x1b[M' + String.fromCharCode(34, 37, 35));
-    expect(encodeMouse(release, m, at)).toBe('\x1b[M' + String.fromCharCode(35, 37, 35));
-    expect(encodeMouse(drag, m, at)).toBe('\x1b[M' + String.fromCharCode(64, 37, 35));
-    expect(encodeMouse(wheelUp, m, at)).toBe('\x1b[M' + String.fromCharCode(96, 37, 35));
+    expect(encodeMouse(press, m, X, Y)).toBe('\x1b[M' + String.fromCharCode(32, 37, 35));
+    expect(encodeMouse({ ...press, button: 2 }, m, X, Y)).toBe('\x1b[M' + String.fromCharCode(34, 37, 35));
+    expect(encodeMouse(release, m, X, Y)).toBe('\x1b[M' + String.fromCharCode(35, 37, 35));
+    expect(encodeMouse(drag, m, X, Y)).toBe('\x1b[M' + String.fromCharCode(64, 37, 35));
+    expect(encodeMouse(wheelUp, m, X, Y)).toBe('\x1b[M' + String.fromCharCode(96, 37, 35));
   });
 
   test('the X10 form stops at column and row 223, SGR does not', () => {
-    expect(encodeMouse(press, modes('vt200', false), { x: 222, y: 0 })).toBe(
+    expect(encodeMouse(press, modes('vt200', false), 222, 0)).toBe(
       '\x1b[M' + String.fromCharCode(32, 255, 33),
     );
-    expect(encodeMouse(press, modes('vt200', false), { x: 223, y: 0 })).toBeUndefined();
-    expect(encodeMouse(press, modes('vt200', false), { x: 0, y: 223 })).toBeUndefined();
-    expect(encodeMouse(press, modes('vt200'), { x: 500, y: 300 })).toBe('\x1b[<0;501;301M');
+    expect(encodeMouse(press, modes('vt200', false), 223, 0)).toBeUndefined();
+    expect(encodeMouse(press, modes('vt200', false), 0, 223)).toBeUndefined();
+    expect(encodeMouse(press, modes('vt200'), 500, 300)).toBe('\x1b[<0;501;301M');
   });
 
   test('a cell outside the pane is not reported', () => {
-    expect(encodeMouse(press, modes('any'), { x: -1, y: 0 })).toBeUndefined();
+    expect(encodeMouse(press, modes('any'), -1, 0)).toBeUndefined();
   });
 
   const levels: Array<[PaneModes['mouse'], Record<string, boolean>]> = [
@@ -75,7 +77,7 @@ describe('mouse for a pane', () => {
       const got = Object.fromEntries(
         Object.entries(events).map(([name, e]) => [
           name,
-          encodeMouse(e, modes(level, sgr), at) !== undefined,
+          encodeMouse(e, modes(level, sgr), X, Y) !== undefined,
         ]),
       );
       expect(got).toEqual(expected);
@@ -83,11 +85,11 @@ describe('mouse for a pane', () => {
   });
 
   test('x10 tracking reports no modifiers', () => {
-    expect(encodeMouse({ ...press, ctrl: true, shift: true }, modes('x10'), at)).toBe('\x1b[<0;5;3M');
+    expect(encodeMouse({ ...press, ctrl: true, shift: true }, modes('x10'), X, Y)).toBe('\x1b[<0;5;3M');
   });
 
   test('a wheel release is never reported', () => {
-    expect(encodeMouse({ ...wheelUp, action: 'release' }, modes('any'), at)).toBeUndefined();
+    expect(encodeMouse({ ...wheelUp, action: 'release' }, modes('any'), X, Y)).toBeUndefined();
   });
 
   test('a decoded SGR report re-encodes to itself at the same cell', () => {
@@ -102,7 +104,7 @@ describe('mouse for a pane', () => {
     ]) {
       const [token] = d.feed(raw);
       if (token.kind !== 'mouse') throw new Error('not a mouse token');
-      expect(encodeMouse(token, modes('any'), { x: token.x, y: token.y })).toBe(raw);
+      expect(encodeMouse(token, modes('any'), token.x, token.y)).toBe(raw);
     }
   });
 });
@@ -133,7 +135,7 @@ describe('focus for a pane', () => {
 
 describe('OSC 52', () => {
   test('carries the text as base64 of its UTF-8', () => {
-    expect(osc52Copy('hé ✓')).toBe(`\x1b]52;c;${Buffer.from('hé ✓').toString('base64')}\x07`);
-    expect(osc52Copy('hi')).toBe('\x1b]52;c;aGk=\x07');
+    expect(osc52('hé ✓')).toBe(`\x1b]52;c;${Buffer.from('hé ✓').toString('base64')}\x07`);
+    expect(osc52('hi')).toBe('\x1b]52;c;aGk=\x07');
   });
 });

@@ -194,6 +194,11 @@ describe('the config', () => {
     expect(type(keys, '\x01a')).toEqual([{ pending: true }, { send: '\x01' }]);
   });
 
+  test('prefixBytes is the prefix as a legacy terminal sends it', () => {
+    expect(new PrefixKeys().prefixBytes()).toBe('\x01');
+    expect(new PrefixKeys({ prefix: 'M-a', bindings: {} }).prefixBytes()).toBe('\x1ba');
+  });
+
   test('bad entries are reported and skipped; a bad prefix falls back to C-a', () => {
     const keys = new PrefixKeys({ prefix: 'C-Nope', bindings: { Hyper: 'zoom', q: 'explode' } });
     expect(keys.problems).toEqual([

@@ -7,7 +7,8 @@
  * (a page), C-y C-e (a line), H M L; a count before a motion repeats it (`5j`). v or Space starts
  * or stops a selection, V selects whole rows; y or Enter yanks and leaves. / and ? search forward
  * and backward (type, Enter runs, Esc cancels), n N repeat. q, Esc or C-c leave. The wheel scrolls
- * three rows; a click moves the cursor, a drag selects (mouse cells are pane-local).
+ * three rows; a click moves the cursor, a drag selects (mouse cells are pane-local: the caller
+ * takes the pane's origin off).
  */
 import type { AttachHistory } from '../../../server/attach/protocol';
 import type { KeyName } from '../input/keys';
@@ -28,6 +29,11 @@ export interface CopyModeOptions {
   height: number;
   /** The pane's live cursor, in screen cells; copy mode starts there. */
   cursor?: { x: number; y: number };
+  /**
+   * Leave when scrolling reaches the bottom again, as tmux's `copy-mode -e`: for copy mode
+   * entered by scrolling the wheel up over a pane.
+   */
+  exitAtBottom?: boolean;
 }
 
 export interface CopyResult {
@@ -71,11 +77,13 @@ export class CopyMode {
   private message: string | undefined;
   /** Where a left-button press landed, for a drag to select from. */
   private pressedAt: Point | undefined;
+  private readonly exitAtBottom: boolean;
 
   constructor(options: CopyModeOptions) {
     this.grid = new TextGrid(options.lines, Math.max(1, options.cols));
     this.search = new GridSearch(this.grid);
     this.height = Math.max(1, options.height);
+    this.exitAtBottom = options.exitAtBottom === true;
     this.top = this.maxTop();
     const live = options.cursor;
     const row = live ? options.screenTop + live.y : this.grid.length - 1;
@@ -100,6 +108,17 @@ export class CopyMode {
     this.height = Math.max(1, height);
     this.top = Math.min(this.top, this.maxTop());
     this.follow();
+  }
+
+  /**
+   * Scrolls the view by `rows` (negative: up, into the history), as the wheel does; the cursor
+   * stays on its row unless that leaves the view.
+   */
+  scroll(rows: number): CopyResult {
+    const moved = this.scrollView(rows);
+    if (this.exitAtBottom && rows > 0 && this.top === this.maxTop())
+      return { redraw: moved.redraw, exit: true };
+    return moved;
   }
 
   /** The cursor in history rows (row 0 is the oldest). */
@@ -340,7 +359,7 @@ export class CopyMode {
   private mouse(token: MouseToken): CopyResult {
     if (token.wheel === 'up' || token.wheel === 'down') {
       if (token.action !== 'press') return NOTHING;
-      return this.scrollView(token.wheel === 'up' ? -WHEEL_ROWS : WHEEL_ROWS);
+      return this.scroll(token.wheel === 'up' ? -WHEEL_ROWS : WHEEL_ROWS);
     }
     if (token.button !== 0) return NOTHING;
     // Dragging past the top or bottom edge scrolls a row at a time.

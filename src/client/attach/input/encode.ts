@@ -42,7 +42,7 @@ function buttonCode(button: number): number {
 }
 
 /**
- * A mouse event as the program in a pane asked to get it, at the pane-local cell `at` (0-based);
+ * A mouse event as the program in a pane asked to get it, at the pane-local cell (x, y), 0-based;
  * undefined when its tracking level does not report it or the cell is outside what the form can
  * say. The X10 form's bytes above 0x7f are returned as the characters U+0080–U+00FF: they are
  * single bytes, to be written as latin1, not UTF-8.
@@ -50,21 +50,22 @@ function buttonCode(button: number): number {
 export function encodeMouse(
   event: MouseEventLike,
   modes: Pick<PaneModes, 'mouse' | 'mouseSgr'>,
-  at: { x: number; y: number },
+  x: number,
+  y: number,
 ): string | undefined {
-  if (!reported(event, modes.mouse) || at.x < 0 || at.y < 0) return undefined;
+  if (!reported(event, modes.mouse) || x < 0 || y < 0) return undefined;
   // X10 mode (DECSET 9) reports no modifiers.
   const withMods = modes.mouse !== 'x10';
   const mods = withMods ? (event.shift ? 4 : 0) | (event.alt ? 8 : 0) | (event.ctrl ? 16 : 0) : 0;
   const motion = event.action === 'motion' ? 32 : 0;
   if (modes.mouseSgr) {
     const code = buttonCode(event.button) | mods | motion;
-    return `\x1b[<${code};${at.x + 1};${at.y + 1}${event.action === 'release' ? 'm' : 'M'}`;
+    return `\x1b[<${code};${x + 1};${y + 1}${event.action === 'release' ? 'm' : 'M'}`;
   }
-  if (at.x + 1 > X10_MAX_CELL || at.y + 1 > X10_MAX_CELL) return undefined;
+  if (x + 1 > X10_MAX_CELL || y + 1 > X10_MAX_CELL) return undefined;
   // The X10 form cannot say which button was released.
   const button = event.action === 'release' ? NO_BUTTON : buttonCode(event.button);
-  return '\x1b[M' + String.fromCharCode(32 + (button | mods | motion), 33 + at.x, 33 + at.y);
+  return '\x1b[M' + String.fromCharCode(32 + (button | mods | motion), 33 + x, 33 + y);
 }
 
 /** Paste markers removed until none is left (removing one must not make another). */
@@ -94,6 +95,6 @@ export function encodeFocus(focused: boolean, modes: Pick<PaneModes, 'focusEvent
 }
 
 /** OSC 52: set the clipboard of the user's terminal to `text`. */
-export function osc52Copy(text: string): string {
+export function osc52(text: string): string {
   return `\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`;
 }

@@ -79,10 +79,15 @@ export class PrefixKeys {
     if ('client' in bound.bound && bound.bound.client === 'send-prefix') {
       // The prefix again: its own bytes, in whatever form the terminal sent them.
       if (sameKey(key, this.prefix)) return { send: token.raw };
-      return { send: keyBytes(this.prefix) ?? '' };
+      return { send: this.prefixBytes() };
     }
     this.taken.add(name);
     return bound.bound;
+  }
+
+  /** The prefix key's bytes as a legacy terminal sends them ('' for a key such a terminal cannot send). */
+  prefixBytes(): string {
+    return keyBytes(this.prefix) ?? '';
   }
 
   /** The key table in help order, for the help overlay. */
