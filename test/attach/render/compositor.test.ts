@@ -470,7 +470,7 @@ describe('Compositor: the cursor', () => {
     expect(out).toBe('\x1b[2Hz\x1b[4;25H');
 
     await h.frame({
-      seq: seq++,
+      seq,
       panes: { '2': { cursor: { x: 4, y: 2, visible: false, shape: 'block', blink: false } } },
     });
     expect(h.observed.cursorVisible).toBe(false);
@@ -650,7 +650,7 @@ describe('Compositor: the outer terminal', () => {
     expect(h.observed.kitty).toEqual([]);
     expect(h.observed.cursorVisible).toBe(true);
     expect(h.observed.cursorShape).toBe(0);
-    expect(h.written).toMatch(/\x1b\[\?1006l/);
+    expect(h.written).toContain('\x1b[?1006l');
     // Nothing more goes out once destroyed.
     h.compositor.render();
     h.compositor.write('x');
