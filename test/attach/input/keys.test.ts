@@ -1,6 +1,7 @@
 import { InputDecoder } from '../../../src/client/attach/input/decoder';
 import {
   formatKey,
+  isKey,
   keyBytes,
   parseKeyName,
   sameKey,
@@ -70,6 +71,16 @@ describe('matching a config key against a decoded press', () => {
     ['Enter', '\r'],
   ])('%s matches %j', (text, raw) => {
     expect(sameKey(parseKeyName(text)!, decodedKey(raw)!)).toBe(true);
+  });
+
+  test('isKey matches a decoded token against a written name', () => {
+    const d = new InputDecoder({ now: () => 0 });
+    const [ctrlA, up, paste] = d.feed('\x1b[97;5u\x1bOA\x1b[200~C-a\x1b[201~');
+    expect(isKey(ctrlA, 'C-a')).toBe(true);
+    expect(isKey(ctrlA, 'a')).toBe(false);
+    expect(isKey(up, 'Up')).toBe(true);
+    expect(isKey(paste, 'C-a')).toBe(false);
+    expect(isKey(up, 'Nope')).toBe(false);
   });
 
   test('Ctrl with a letter is not the letter, and Alt is not plain', () => {

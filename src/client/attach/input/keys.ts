@@ -111,6 +111,12 @@ export function sameKey(a: KeyName, b: KeyName): boolean {
   return formatKey(a) === formatKey(b);
 }
 
+/** Whether a decoded token is a press of the key the config writes as `written` (e.g. `C-a`). */
+export function isKey(token: { kind: string; key?: KeyName }, written: string): boolean {
+  const want = parseKeyName(written);
+  return token.kind === 'key' && token.key !== undefined && want !== undefined && sameKey(token.key, want);
+}
+
 /** The key a single character typed on a legacy terminal stands for (control bytes included). */
 export function keyOfChar(ch: string): KeyName {
   const code = ch.codePointAt(0) ?? 0;
