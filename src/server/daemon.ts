@@ -16,6 +16,10 @@ import { AttachHub } from './attach/hub';
 import { ConfigStore } from './config-store';
 import { Hooks } from './hooks';
 import { platformNotifier } from './notifier';
+import { remoteRouter } from './attach/router';
+import { RemoteService } from './remote/service';
+import type { RemoteContext } from './remote/router';
+import { allowFromServeEnv, networkSettings } from './remote/settings';
 
 export interface ServeOptions {
   socket: string;
@@ -23,6 +27,8 @@ export interface ServeOptions {
   foreground: boolean;
   settings?: Partial<ServerSettings>;
   subscriberQueueLimit?: number;
+  /** Endpoint ids to add to the allow-list at boot (`fux serve --allow`; default: $FUX_SERVE_ALLOW). */
+  allow?: string[];
 }
 
 /** Raised when another live server owns the socket; the caller decides whether that is an error. */
@@ -136,18 +142,42 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }),
     stop: (reason: string) => void stop(reason),
   };
+  const onError = ({ error, path: proc }: { error: Error & { code: string }; path?: string }): void =>
+    log.warn(`${proc ?? '-'}: ${error.code} ${error.message}`);
+  // Remote peers (iroh) get the attach router alone, each stream with its peer's id in the context.
+  const remote = new RemoteService({
+    configDir: paths.configDir,
+    network: networkSettings(),
+    log,
+    serve: (stream, peer) =>
+      createStreamHandler({
+        router: remoteRouter,
+        createContext: (conn): Context => ({
+          workspaces,
+          bus,
+          attach,
+          peer,
+          conn,
+          server: control,
+          subscriberQueueLimit: opts.subscriberQueueLimit ?? 1024,
+          log: (message) => log.warn(message),
+        }),
+        onError,
+      })(stream),
+  });
   const handle = createStreamHandler({
     router: appRouter,
-    createContext: (conn): Context => ({
+    createContext: (conn): Context & RemoteContext => ({
       workspaces,
       bus,
       attach,
+      remote,
       conn,
       server: control,
       subscriberQueueLimit: opts.subscriberQueueLimit ?? 1024,
       log: (message) => log.warn(message),
     }),
-    onError: ({ error, path: proc }) => log.warn(`${proc ?? '-'}: ${error.code} ${error.message}`),
+    onError,
   });
 
   const sockets = new Set<net.Socket>();
@@ -182,6 +212,11 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   }
   log.info(`fux ${version} listening on ${paths.socket} (pid ${process.pid})`);
 
+  // Remote attach: `fux serve --allow` ids join the allow-list; the endpoint starts if anyone is on it.
+  const bootAllow = opts.allow ?? allowFromServeEnv(process.env);
+  delete process.env.FUX_SERVE_ALLOW; // not for the panes
+  await remote.boot(bootAllow);
+
   // Hooks start once the socket answers, so a hook that connects at once finds the server.
   const hookEnv: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('FUX_')) hookEnv[k] = v;
@@ -196,6 +231,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     if (stopping) return stopping;
     stopping = (async () => {
       log.info(`stopping: ${reason}`);
+      await remote.stop();
       config.close();
       notifier.close();
       attach.close();

@@ -1,0 +1,17 @@
+import { loadOrCreateSecretKey, readKey } from '../../rpc/iroh/key-file';
+import type { SecretKey } from '../../rpc/iroh/iroh';
+import { identityFile } from './settings';
+
+type Env = Record<string, string | undefined>;
+
+/** This machine's endpoint key, created 0600 on first use (by whichever of server and client comes first). */
+export function localIdentity(env: Env = process.env): { key: SecretKey; id: string; file: string } {
+  const file = identityFile(env);
+  const key = loadOrCreateSecretKey(file);
+  return { key, id: key.public().toString(), file };
+}
+
+/** This machine's endpoint id if it has one yet, without creating a key. */
+export function existingEndpointId(env: Env = process.env): string | undefined {
+  return readKey(identityFile(env))?.public().toString();
+}
