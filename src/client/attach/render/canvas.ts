@@ -77,8 +77,9 @@ export class Canvas {
   }
 
   /**
-   * `count` pane cells from `cells` at (x, y). Right halves become WIDE_RIGHT; a wide glyph whose
-   * right half falls outside [x, x + count) becomes a blank in its style.
+   * `count` pane cells from `cells` (starting at `offset`) at (x, y). Right halves become
+   * WIDE_RIGHT; a wide glyph whose right half falls outside [x, x + count) becomes a blank in
+   * its style.
    */
   cells(
     x: number,
@@ -86,18 +87,19 @@ export class Canvas {
     cells: readonly Cell[] | undefined,
     count: number,
     attrOf: (style: number) => number,
+    offset = 0,
   ): void {
     const line = this.lines[y];
     if (!line) return;
     for (let i = 0; i < count; i++) {
-      const cell = cells?.[i];
+      const cell = cells?.[offset + i];
       if (!cell) {
         this.put(x + i, y, DEFAULT_ATTR, ' ');
         continue;
       }
       const attr = attrOf(cell.style);
       if (cell.width === 2) {
-        if (i + 1 >= count || cells[i + 1]?.width !== 0) {
+        if (i + 1 >= count || cells?.[offset + i + 1]?.width !== 0) {
           this.put(x + i, y, attr, ' ');
           continue;
         }

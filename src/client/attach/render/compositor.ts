@@ -63,6 +63,8 @@ export class Compositor {
   private tabs: Array<{ number: number; from: number; to: number }> = [];
   /** Style id → attribute, for the current style table (dropped when the table changes). */
   private attrs: number[] = [];
+  /** Something was applied or set since the last render (a render of nothing new does nothing). */
+  private changed = true;
   private destroyed = false;
 
   constructor(options: CompositorOptions) {
@@ -84,6 +86,7 @@ export class Compositor {
   apply(frame: AttachFrame): void {
     this.state.apply(frame);
     if (frame.reset || frame.styles) this.attrs = [];
+    this.changed = true;
   }
 
   /**
@@ -93,6 +96,7 @@ export class Compositor {
   setStyles(styles: Record<string, string>): void {
     for (const [id, params] of Object.entries(styles)) this.state.styles.set(Number(id), params);
     this.attrs = [];
+    this.changed = true;
   }
 
   /** The modes a pane's program asked for, as last sent (undefined: a pane the client has not seen). */
@@ -102,7 +106,8 @@ export class Compositor {
 
   /** Composite the current state and write the difference from what the terminal shows. */
   render(): void {
-    if (this.destroyed) return;
+    if (this.destroyed || !this.changed) return;
+    this.changed = false;
     if (this.screen.recycleAttributes()) this.attrs = [];
     const canvas = new Canvas(this.screen.buffer);
     const view = this.state.view;
@@ -126,6 +131,7 @@ export class Compositor {
     this.cols = Math.max(1, cols);
     this.rows = Math.max(1, rows);
     this.screen.resizeTo(this.cols, this.rows);
+    this.changed = true;
     this.screen.flush();
   }
 
@@ -156,19 +162,23 @@ export class Compositor {
 
   setMode(text: string | undefined): void {
     this.mode = text || undefined;
+    this.changed = true;
   }
 
   setOverlay(overlay: Overlay | undefined): void {
     this.overlay = overlay;
+    this.changed = true;
   }
 
   setCopyView(view: CopyView | undefined): void {
     this.copy = view;
+    this.changed = true;
   }
 
   /** A mouse selection, in screen coordinates, shown inverse. */
   setSelection(selection: SelectionRow[] | undefined): void {
     this.selection = selection && selection.length > 0 ? selection : undefined;
+    this.changed = true;
   }
 
   /** The plain text of a screen selection as last rendered: rows joined by \n, trailing blanks dropped. */
@@ -247,9 +257,17 @@ export class Compositor {
   private paintArea(canvas: Canvas, view: AttachView | undefined): void {
     const rows = this.rows - 2;
     if (rows <= 0) return;
-    canvas.fill({ x: 0, y: 1, cols: this.cols, rows }, this.attrOf(0));
-    if (!view) return;
+    const blank = this.attrOf(0);
+    if (!view || view.panes.length === 0) {
+      canvas.fill({ x: 0, y: 1, cols: this.cols, rows }, blank);
+      return;
+    }
+    // Panes and separators cover the view's area; what it does not reach (a resize the server
+    // has not caught up with) is blank.
     const area = { x: 0, y: 0, cols: Math.min(this.cols, view.cols), rows: Math.min(rows, view.rows) };
+    if (area.cols < this.cols) canvas.fill({ x: area.cols, y: 1, cols: this.cols - area.cols, rows }, blank);
+    if (area.rows < rows)
+      canvas.fill({ x: 0, y: 1 + area.rows, cols: area.cols, rows: rows - area.rows }, blank);
     for (const pane of view.panes) this.paintPane(canvas, pane.id, pane, area);
     const focused = view.panes.find((p) => p.focused);
     const border = this.screen.sgr.attr(theme.border);
@@ -271,7 +289,7 @@ export class Compositor {
       const ay = rect.y + r;
       if (ay < area.y || ay >= area.y + area.rows) continue;
       const row = lines?.[r];
-      canvas.cells(x0, ay + 1, row?.slice(x0 - rect.x), cols, this.attrOf);
+      canvas.cells(x0, ay + 1, row, cols, this.attrOf, x0 - rect.x);
     }
     if (!copy) return;
     const right = x0 + cols;

@@ -50,6 +50,8 @@ export class Widgets {
       hidden: true,
       border: 'line',
       padding: { left: 1, right: 1 },
+      // A line too long for the terminal is cut, not wrapped into the lines below it.
+      wrap: false,
       label: ' help ',
       style: { border: widgetTheme.overlayBorder },
     });
