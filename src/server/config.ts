@@ -19,7 +19,11 @@ const KEY_NAME =
   /^((C|M|S)-)*(.|Space|Enter|Tab|Escape|Esc|BSpace|Backspace|Up|Down|Left|Right|Home|End|PageUp|PageDown|PPage|NPage|Insert|Delete|F([1-9]|1[0-2]))$/u;
 const keySchema = z.string().regex(KEY_NAME, 'not a key name: write e.g. "C-a", "M-x", "F5", "|" or "Enter"');
 
-const builtinAction = z.enum([...serverAction.options, ...clientAction.options]);
+/** A built-in action, `select-tab-N`, or `none` (the key does nothing: it removes a default). */
+const builtinAction = z.union([
+  z.enum([...serverAction.options, ...clientAction.options, 'none']),
+  z.string().regex(/^select-tab-[1-9]$/, 'not an action (docs/config.md lists them)'),
+]);
 
 const binding = z.union([
   builtinAction,

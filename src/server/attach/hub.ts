@@ -108,10 +108,10 @@ export class AttachHub {
   }
 
   /** Keys typed in the client, for the focused pane or the popup. */
-  input(client: string, pane: number, data: string): void {
+  input(client: string, pane: number, data: string, binary: boolean): void {
     const ws = this.workspaceOf(this.session(client));
     const target = ws.popup?.id === pane ? ws.popup.pane : ws.entry(pane).pane;
-    target.write(data);
+    target.write(binary ? Buffer.from(data, 'latin1') : data);
   }
 
   action(client: string, action: AttachAction): void {

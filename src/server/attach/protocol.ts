@@ -181,6 +181,12 @@ export const attachInputs = {
       .string()
       .max(1024 * 1024)
       .describe('bytes as typed (UTF-8)'),
+    binary: z
+      .boolean()
+      .optional()
+      .describe(
+        'data holds raw bytes, one per character (U+0000–U+00FF): an X10 mouse report past column 95',
+      ),
   }),
   action: z.object({ client: z.string(), action: actionInput }),
   history: z.object({

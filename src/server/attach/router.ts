@@ -103,7 +103,7 @@ export const attachRouter = t.router({
     .input(attachInputs.input)
     .output(ok)
     .mutation(({ ctx, input }) => {
-      ctx.attach.input(input.client, input.pane, input.data);
+      ctx.attach.input(input.client, input.pane, input.data, input.binary ?? false);
       return { ok: true as const };
     }),
   action: proc
