@@ -19,14 +19,29 @@ function problems(text: string): readonly string[] {
 
 describe('config.toml', () => {
   test('every key has a default, so an empty file is the defaults', () => {
-    expect(parseConfig('', FILE)).toEqual({ notify: true, hooks: [] });
-    expect(DEFAULT_CONFIG).toEqual({ notify: true, hooks: [] });
+    expect(parseConfig('', FILE)).toEqual({
+      notify: true,
+      hooks: [],
+      prefix: 'C-a',
+      bindings: {},
+      scrollback: 10_000,
+    });
+    expect(DEFAULT_CONFIG).toEqual({
+      notify: true,
+      hooks: [],
+      prefix: 'C-a',
+      bindings: {},
+      scrollback: 10_000,
+    });
   });
 
   test('notify and hooks are read as written', () => {
     expect(parseConfig('notify = false\nhooks = ["fux-slack", "sleep 1"]\n', FILE)).toEqual({
       notify: false,
       hooks: ['fux-slack', 'sleep 1'],
+      prefix: 'C-a',
+      bindings: {},
+      scrollback: 10_000,
     });
   });
 
@@ -100,14 +115,20 @@ describe('the config in force', () => {
     store.onChange((config) => seen.push(config));
     expect(store.current.notify).toBe(false);
 
-    fs.writeFileSync(file, 'notify = true\nprefix = "C-b"\n');
+    fs.writeFileSync(file, 'notify = true\nprefx = "C-b"\n');
     expect(store.reload()).toBe(false);
     expect(store.current.notify).toBe(false);
-    expect(logged.at(-1)).toMatch(/prefix: unknown key[^]*the last good config stays in force/);
+    expect(logged.at(-1)).toMatch(/prefx: unknown key[^]*the last good config stays in force/);
 
     fs.writeFileSync(file, 'hooks = ["true"]\n');
     expect(store.reload()).toBe(true);
-    expect(store.current).toEqual({ notify: true, hooks: ['true'] });
+    expect(store.current).toEqual({
+      notify: true,
+      hooks: ['true'],
+      prefix: 'C-a',
+      bindings: {},
+      scrollback: 10_000,
+    });
     expect(seen).toEqual([{ notify: true, hooks: ['true'] }]);
   });
 
@@ -118,7 +139,13 @@ describe('the config in force', () => {
     try {
       const changed = new Promise((resolve) => store.onChange(resolve));
       fs.writeFileSync(file, 'notify = false\n');
-      await expect(changed).resolves.toEqual({ notify: false, hooks: [] });
+      await expect(changed).resolves.toEqual({
+        notify: false,
+        hooks: [],
+        prefix: 'C-a',
+        bindings: {},
+        scrollback: 10_000,
+      });
     } finally {
       store.close();
     }
