@@ -129,7 +129,9 @@ describe('the config in force', () => {
       bindings: {},
       scrollback: 10_000,
     });
-    expect(seen).toEqual([{ notify: true, hooks: ['true'] }]);
+    expect(seen).toEqual([
+      { notify: true, hooks: ['true'], prefix: 'C-a', bindings: {}, scrollback: 10_000 },
+    ]);
   });
 
   test('watching the directory reloads the file when it is written', async () => {
