@@ -66,9 +66,14 @@ export class OuterTmux {
     this.tmux(['send-keys', '-t', target, ...(literal ? ['-l'] : []), ...keys]);
   }
 
-  /** What the terminal shows: one line per row; with `escapes`, SGR sequences for the cells' attributes. */
-  screen(target: string, escapes = false): string[] {
-    const out = this.tmux(['capture-pane', '-p', '-N', '-t', target, ...(escapes ? ['-e'] : [])]);
+  /**
+   * What the terminal shows: one line per row; with `escapes`, SGR sequences for the cells'
+   * attributes (tmux writes each as a change from the cell before, so a capture of `rows` starts
+   * from the default rendition, whatever the row above holds).
+   */
+  screen(target: string, escapes = false, rows?: { from: number; to: number }): string[] {
+    const range = rows ? ['-S', String(rows.from), '-E', String(rows.to)] : [];
+    const out = this.tmux(['capture-pane', '-p', '-N', '-t', target, ...(escapes ? ['-e'] : []), ...range]);
     return out.replace(/\n$/, '').split('\n');
   }
 

@@ -56,7 +56,13 @@ export class AttachHub {
     const name = workspaces.resolveName(req.workspace);
     if (!workspaces.find(name)) workspaces.open(name, { ...req.launch, argv: undefined });
     const id = randomBytes(6).toString('hex');
-    const session = new AttachSession(id, name, req.remote, { cols: req.cols, rows: req.rows });
+    const session = new AttachSession(
+      id,
+      name,
+      req.remote,
+      { cols: req.cols, rows: req.rows },
+      req.launch.env,
+    );
     this.sessions.set(id, session);
     workspaces.resizeWorkspace(name, session.size);
     this.deps.bus.emit({
@@ -120,7 +126,7 @@ export class AttachHub {
     const { workspaces } = this.deps;
     switch (action.kind) {
       case 'builtin':
-        this.builtin(ws, action.action);
+        this.builtin(s, ws, action.action);
         return;
       case 'focus-pane':
         workspaces.focus(ws.name, action.pane);
@@ -135,7 +141,7 @@ export class AttachHub {
         this.switchWorkspace(s, action.workspace);
         return;
       case 'binding':
-        this.runBinding(ws, action.key);
+        this.runBinding(s, ws, action.key);
         return;
     }
   }
@@ -155,10 +161,10 @@ export class AttachHub {
     this.stopWatching();
   }
 
-  private builtin(ws: Workspace, action: ServerAction): void {
+  private builtin(s: AttachSession, ws: Workspace, action: ServerAction): void {
     const { workspaces } = this.deps;
     const focused = ws.focused;
-    const launch = this.launchIn(ws);
+    const launch = this.launchIn(s, ws);
     switch (action) {
       case 'split-right':
         workspaces.split(ws.name, 'row', focused?.id, launch);
@@ -193,10 +199,15 @@ export class AttachHub {
     }
   }
 
-  /** A new pane from a key starts where the focused pane's program works now, as tmux's do. */
-  private launchIn(ws: Workspace): Launch {
+  /**
+   * A new pane from a key starts where the focused pane's program works now, as tmux's do, with
+   * the environment of the client that asked (its DISPLAY, SSH_AUTH_SOCK…); a remote client's
+   * environment is not the server machine's, so its panes get the server's own.
+   */
+  private launchIn(s: AttachSession, ws: Workspace): Launch {
     const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+    const source = s.remote === null ? s.env : process.env;
+    for (const [k, v] of Object.entries(source)) if (v !== undefined) env[k] = v;
     return { cwd: ws.focused?.pane.currentCwd() ?? process.cwd(), env };
   }
 
@@ -213,13 +224,13 @@ export class AttachHub {
   }
 
   /** A key bound to an external command: run it with the pane's context, in a popup if asked. */
-  private runBinding(ws: Workspace, key: string): void {
+  private runBinding(s: AttachSession, ws: Workspace, key: string): void {
     const binding = this.deps.config().bindings[key];
     if (binding === undefined || typeof binding === 'string') {
       throw new FuxError('NOT_FOUND', `no command is bound to ${key}; docs/config.md shows how to bind one`);
     }
     const focused = ws.focused;
-    const launch = this.launchIn(ws);
+    const launch = this.launchIn(s, ws);
     const env = {
       ...launch.env,
       FUX_SOCKET: this.deps.workspaces.settings.socket,

@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import { attachInputs, frameSchema, historySchema, type AttachFrame } from './protocol';
 import { proc, t } from '../trpc';
 import { z } from 'zod';
@@ -73,13 +74,17 @@ export const attachRouter = t.router({
     })
     .input(attachInputs.session)
     .subscription(({ ctx, input, signal }) => {
+      // A remote peer's cwd and environment are another machine's: its workspace starts in the
+      // server's home with the server's environment.
+      const remote = ctx.peer !== undefined;
       const env: Record<string, string> = {};
-      for (const [k, v] of Object.entries(input.env ?? process.env)) if (v !== undefined) env[k] = v;
+      for (const [k, v] of Object.entries((remote ? undefined : input.env) ?? process.env))
+        if (v !== undefined) env[k] = v;
       const session = ctx.attach.attach({
         workspace: input.workspace,
         cols: input.cols,
         rows: input.rows,
-        launch: { cwd: input.cwd ?? process.cwd(), env },
+        launch: { cwd: (remote ? undefined : input.cwd) ?? os.homedir(), env },
         remote: ctx.peer ?? null,
       });
       return frames(ctx.attach, session, () => ctx.conn.writable(), signal);

@@ -50,6 +50,8 @@ export class AttachSession {
     public workspace: string,
     readonly remote: string | null,
     public size: { cols: number; rows: number },
+    /** The client's environment: panes its keys open get it, as tmux's update-environment. */
+    readonly env: Record<string, string>,
     private readonly now: () => number = Date.now,
   ) {}
 

@@ -1,0 +1,198 @@
+/**
+ * The attach client: the user's terminal in raw mode, a Compositor drawing the frames the server
+ * sends, and a Controller turning keys and mouse into input and actions. The transport is
+ * whatever `open` returns (the local socket, or an iroh stream for `fux connect`); only the
+ * `attach` procedures are used, so the remote router suffices.
+ */
+import type { TRPCClient } from '@trpc/client';
+import type { Unsubscribable } from '@trpc/server/observable';
+import type { RemoteRouter } from '../../server/attach/router';
+import type { AttachAction, AttachFrame } from '../../server/attach/protocol';
+import { Compositor } from './render/compositor';
+import { InputDecoder } from './input/decoder';
+import { Controller } from './controller';
+
+export type AttachClient = TRPCClient<RemoteRouter>;
+
+export interface AttachTransport {
+  client: AttachClient;
+  close(): void;
+}
+
+export interface RunAttachOptions {
+  /** Opens the transport; called again to reconnect when `reconnectMs` allows. */
+  open(): Promise<AttachTransport>;
+  workspace?: string;
+  cwd: string;
+  env: Record<string, string>;
+  input: NodeJS.ReadStream;
+  output: NodeJS.WriteStream;
+  /** Keep trying to get back for this long after the connection drops (remote attach); 0: give up at once. */
+  reconnectMs?: number;
+}
+
+export interface AttachOutcome {
+  /** Why the client left: "detached", the server's reason, or the error. */
+  reason: string;
+  /** Whether that was the user's wish (detach) rather than a failure. */
+  detached: boolean;
+}
+
+/** Repaints are paced to the terminal: at most one per this many ms. */
+const REPAINT_MS = 1000 / 60;
+
+export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> {
+  const { input, output } = opts;
+  // Connect before touching the terminal: a server that cannot be reached is a plain error.
+  let transport: AttachTransport | undefined = await opts.open();
+  const compositor = new Compositor({ output, cols: output.columns || 80, rows: output.rows || 24 });
+  const decoder = new InputDecoder();
+  let sub: Unsubscribable | undefined;
+  let client = '';
+  let finish!: (o: AttachOutcome) => void;
+  const done = new Promise<AttachOutcome>((r) => (finish = r));
+  let over = false;
+
+  // Repaint pacing: the first change paints at once, later ones at most once per REPAINT_MS.
+  let lastPaint = -Infinity;
+  let paintTimer: NodeJS.Timeout | undefined;
+  const redraw = (): void => {
+    if (paintTimer || over) return;
+    const wait = lastPaint + REPAINT_MS - performance.now();
+    const paint = (): void => {
+      paintTimer = undefined;
+      if (over) return;
+      lastPaint = performance.now();
+      compositor.render();
+    };
+    if (wait <= 0) paint();
+    else paintTimer = setTimeout(paint, wait);
+  };
+
+  const call = (p: Promise<unknown>): void => {
+    p.catch((err: Error) => {
+      compositor.setOverlay({ kind: 'message', text: err.message });
+      redraw();
+    });
+  };
+
+  const controller = new Controller({
+    compositor,
+    send: (pane, data) => {
+      if (transport && client) call(transport.client.attach.input.mutate({ client, pane, data }));
+    },
+    action: (action: AttachAction) => {
+      if (transport && client) call(transport.client.attach.action.mutate({ client, action }));
+    },
+    history: (pane) => {
+      if (!transport || !client) return Promise.reject(new Error('not attached'));
+      return transport.client.attach.history.query({ client, pane, lines: 100_000 });
+    },
+    detach: () => end({ reason: 'detached', detached: true }),
+    redraw,
+    modesOf: (pane) => compositor.modesOf(pane),
+  });
+
+  const onFrame = (frame: AttachFrame): void => {
+    if (frame.client) client = frame.client;
+    if (frame.end !== undefined) {
+      end({ reason: frame.end, detached: false });
+      return;
+    }
+    compositor.apply(frame);
+    if (frame.view) controller.setView(frame.view);
+    const target = controller.target();
+    compositor.setKeyModes(target === undefined ? undefined : compositor.modesOf(target));
+    if (frame.bell?.length) compositor.write('\x07');
+    redraw();
+  };
+
+  let lostAt: number | undefined;
+  const subscribe = (t: AttachTransport): void => {
+    const area = compositor.area();
+    sub = t.client.attach.session.subscribe(
+      { workspace: opts.workspace, cols: area.cols, rows: area.rows, cwd: opts.cwd, env: opts.env },
+      {
+        onData: (frame) => {
+          lostAt = undefined;
+          onFrame(frame);
+        },
+        onError: (err) => void lost(err.message),
+        onComplete: () => void lost('the server closed the session'),
+      },
+    );
+  };
+
+  const lost = async (why: string): Promise<void> => {
+    if (over) return;
+    const budget = opts.reconnectMs ?? 0;
+    if (budget <= 0) return end({ reason: why, detached: false });
+    lostAt ??= Date.now();
+    compositor.setOverlay({ kind: 'message', text: `reconnecting… (${why})` });
+    redraw();
+    sub?.unsubscribe();
+    transport?.close();
+    transport = undefined;
+    client = '';
+    while (!over && Date.now() - lostAt < budget) {
+      try {
+        transport = await opts.open();
+        compositor.setOverlay(undefined);
+        subscribe(transport);
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+    end({ reason: `${why}; gave up reconnecting`, detached: false });
+  };
+
+  let escTimer: NodeJS.Timeout | undefined;
+  const feed = (chunk: Buffer): void => {
+    for (const token of decoder.feed(chunk)) controller.handle(token);
+    armEscape();
+  };
+  const armEscape = (): void => {
+    if (escTimer) clearTimeout(escTimer);
+    escTimer = undefined;
+    const deadline = decoder.pendingDeadline();
+    if (deadline === undefined) return;
+    escTimer = setTimeout(
+      () => {
+        escTimer = undefined;
+        for (const token of decoder.flush()) controller.handle(token);
+        armEscape();
+      },
+      Math.max(0, deadline - Date.now()),
+    );
+  };
+  const onResize = (): void => {
+    compositor.resize(output.columns || 80, output.rows || 24);
+    const area = compositor.area();
+    if (transport && client)
+      call(transport.client.attach.resize.mutate({ client, cols: area.cols, rows: area.rows }));
+    redraw();
+  };
+
+  function end(outcome: AttachOutcome): void {
+    if (over) return;
+    over = true;
+    if (paintTimer) clearTimeout(paintTimer);
+    if (escTimer) clearTimeout(escTimer);
+    input.off('data', feed);
+    output.off('resize', onResize);
+    sub?.unsubscribe();
+    transport?.close();
+    compositor.destroy();
+    if (input.isTTY) input.setRawMode(false);
+    input.pause();
+    finish(outcome);
+  }
+
+  if (input.isTTY) input.setRawMode(true);
+  input.on('data', feed);
+  input.resume();
+  output.on('resize', onResize);
+  subscribe(transport);
+  return done;
+}

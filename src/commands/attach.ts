@@ -1,0 +1,57 @@
+import { Args, Flags } from '@oclif/core';
+import { FuxCommand } from '../client/command';
+import { connect } from '../client';
+import { runAttach } from '../client/attach/run';
+
+export default class Attach extends FuxCommand<typeof Attach> {
+  static override summary = 'Attach this terminal to a workspace (what `fux [workspace]` does)';
+  static override description =
+    'Creates the workspace (with one pane running the default command) and the server if needed. Keys go to the focused pane except the prefix (default C-a); C-a ? lists the bindings, C-a d detaches.';
+  static override examples = [
+    '<%= config.bin %>',
+    '<%= config.bin %> work',
+    '<%= config.bin %> attach -w work',
+  ];
+  static override args = {
+    workspace: Args.string({
+      description: 'the workspace (default: -w, $FUX_WORKSPACE, the only one, else main)',
+    }),
+  };
+  static override flags = {
+    force: Flags.boolean({ description: 'attach even from inside a fux pane (nests fux in itself)' }),
+  };
+
+  async run(): Promise<void> {
+    if (!process.stdin.isTTY || !process.stdout.isTTY) {
+      throw new Error(
+        'attaching needs a terminal on stdin and stdout; from a script, use verbs such as `fux list` or `fux capture`',
+      );
+    }
+    if (process.env.FUX_PANE && !this.flags.force) {
+      throw new Error(
+        `this terminal is fux pane ${process.env.FUX_PANE} already: attaching here would show fux inside itself; use C-a s to switch workspace, or --force`,
+      );
+    }
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+    const outcome = await runAttach({
+      open: async () => {
+        const c = await connect({ socket: this.flags.socket });
+        return { client: c.client, close: c.close };
+      },
+      workspace: this.args.workspace ?? this.workspace,
+      cwd: process.cwd(),
+      env,
+      input: process.stdin,
+      output: process.stdout,
+    });
+    if (outcome.detached) {
+      process.stdout.write('[detached]\n');
+    } else if (/^workspace .* closed$/.test(outcome.reason)) {
+      // Every pane exited, as tmux's last shell exiting.
+      process.stdout.write('[exited]\n');
+    } else {
+      throw new Error(`${outcome.reason}; run \`fux\` again to re-attach`);
+    }
+  }
+}

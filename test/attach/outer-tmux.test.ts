@@ -1,0 +1,210 @@
+/**
+ * The attach client in a real terminal: tmux is the user's terminal, `fux` runs in it, keys are
+ * typed with `tmux send-keys` and the screen is read with `tmux capture-pane`, as a user sees it.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { FuxHome, fuxBin, until } from '../helpers/home';
+import { OuterTmux } from '../helpers/outer-tmux';
+import { cellsOf } from '../helpers/sgr-cells';
+import type { FuxClient } from '../../src/client';
+
+let home: FuxHome;
+let outer: OuterTmux;
+let fux: FuxClient;
+
+beforeEach(async () => {
+  home = new FuxHome();
+  await home.startServer();
+  fux = await home.client();
+  outer = new OuterTmux(home.dir, { ...home.env, PS1: '$ ' });
+});
+afterEach(async () => {
+  outer.kill();
+  await home.close();
+});
+
+const fuxCommand = (args = ''): string => `${process.execPath} ${fuxBin} ${args}`;
+const prompt = (lines: string[]): boolean => lines.some((l) => /\$ ?$/.test(l));
+/** A column of the screen as a string, top to bottom. */
+const column = (lines: string[], x: number): string => lines.map((l) => [...l][x] ?? ' ').join('');
+
+/** Start fux on workspace `ws` in a new outer terminal and wait for its shell's prompt. */
+async function attachIn(ws: string, cols = 80, rows = 24, name = ws): Promise<string> {
+  const t = outer.open(name, cols, rows, fuxCommand(ws));
+  await outer.waitFor(t, prompt, 'the shell prompt in fux');
+  return t;
+}
+
+async function paneCount(ws: string): Promise<number> {
+  const list = await fux.list.query({ workspace: ws });
+  return list.workspaces[0]?.panes.length ?? 0;
+}
+
+describe('fux attached in a real terminal', () => {
+  test('the prefix and | split the window into two panes with a border between them', async () => {
+    const t = await attachIn('w-split');
+    outer.keys(t, ['C-a', '|']);
+    await until(async () => (await paneCount('w-split')) === 2, 10_000, 'two panes');
+    const lines = await outer.waitFor(
+      t,
+      (l) =>
+        column(l, 39)
+          .slice(1, 23)
+          .split('')
+          .every((c) => c === '│'),
+      'a border',
+    );
+    expect(lines[0]).toMatch(/w-split/); // the tab bar names the workspace
+    // Typing reaches the focused (new, right) pane.
+    outer.keys(t, ['echo right-$((40+2))', 'Enter']);
+    const after = await outer.waitFor(
+      t,
+      (l) => l.some((x) => x.includes('right-42')),
+      'echo in the right pane',
+    );
+    const row = after.find((x) => x.includes('right-42'))!;
+    expect([...row].indexOf('r')).toBeGreaterThan(39);
+  });
+
+  test('focus moves with h and l, and zoom fills the window with one pane', async () => {
+    const t = await attachIn('w-focus');
+    outer.keys(t, ['C-a', '|']);
+    await until(async () => (await paneCount('w-focus')) === 2, 10_000, 'two panes');
+    outer.keys(t, ['C-a', 'h']);
+    await until(
+      async () => {
+        const ws = (await fux.list.query({ workspace: 'w-focus' })).workspaces[0]!;
+        return ws.panes.find((p) => p.focused)?.x === 0;
+      },
+      10_000,
+      'focus left',
+    );
+    outer.keys(t, ['echo left-side', 'Enter']);
+    const lines = await outer.waitFor(t, (l) => l.some((x) => /^left-side/.test(x)), 'echo in the left pane');
+    expect(lines.find((x) => /^left-side/.test(x))).toBeDefined();
+    outer.keys(t, ['C-a', 'z']);
+    await outer.waitFor(t, (l) => !l.slice(1, 23).some((x) => x.includes('│')), 'no border while zoomed');
+    outer.keys(t, ['C-a', 'z']);
+    await outer.waitFor(t, (l) => column(l, 39).slice(1, 23).includes('│'), 'the border is back');
+  });
+
+  test('a click focuses the pane under the mouse', async () => {
+    const t = await attachIn('w-click');
+    outer.keys(t, ['C-a', '-']);
+    await until(async () => (await paneCount('w-click')) === 2, 10_000, 'two panes');
+    // An SGR mouse press and release at column 5, row 3 (1-based): in the top pane.
+    outer.keys(t, ['\x1b[<0;5;3M\x1b[<0;5;3m'], true);
+    await until(
+      async () => {
+        const ws = (await fux.list.query({ workspace: 'w-click' })).workspaces[0]!;
+        return ws.panes.find((p) => p.focused)?.y === 0;
+      },
+      10_000,
+      'the top pane focused',
+    );
+  });
+
+  test('a second tab shows in the tab bar', async () => {
+    const t = await attachIn('w-tabs');
+    outer.keys(t, ['C-a', 't']);
+    const lines = await outer.waitFor(t, (l) => /2:/.test(l[0] ?? ''), 'tab 2 in the tab bar');
+    expect(lines[0]).toMatch(/1:.*2:/);
+    outer.keys(t, ['C-a', '1']);
+    await until(
+      async () => {
+        const ws = (await fux.list.query({ workspace: 'w-tabs' })).workspaces[0]!;
+        return ws.tabs[0]!.active;
+      },
+      10_000,
+      'tab 1 active again',
+    );
+  });
+
+  test("the status line shows a pane's agent glyph and follows its state", async () => {
+    const t = await attachIn('w-glyph');
+    const report = (state: string, seq: number): string =>
+      `printf '\\033]7877;state=${state};agent=tester;seq=${seq}\\033\\\\'`;
+    outer.keys(
+      t,
+      [`sh -c "${report('working', 1)}; sleep 2; ${report('blocked', 2)}; sleep 30"`, 'Enter'],
+      true,
+    );
+    outer.keys(t, ['Enter']);
+    await outer.waitFor(t, (l) => (l[23] ?? '').includes('●'), 'working glyph');
+    await outer.waitFor(t, (l) => (l[23] ?? '').includes('◐'), 'blocked glyph');
+  });
+
+  test('a colour and attribute pattern comes out with the same cells as run directly in tmux', async () => {
+    const script = path.join(home.dir, 'pattern.sh');
+    fs.writeFileSync(
+      script,
+      [
+        "printf '\\033[31mred\\033[0m \\033[1;32mbold-green\\033[0m \\033[2mdim\\033[0m \\033[3mitalic\\033[0m\\n'",
+        "printf '\\033[4munder\\033[0m \\033[7minverse\\033[0m \\033[9mstrike\\033[0m \\033[38;5;208m256-fg\\033[0m \\033[48;5;24m256-bg\\033[0m\\n'",
+        "printf '\\033[38;2;255;100;0mtruecolor\\033[0m \\033[48;2;0;80;160mtrue-bg\\033[0m \\033[95mbright\\033[0m\\n'",
+        "printf '你好 wide 🙂 emoji\\n'",
+      ].join('\n'),
+    );
+    const direct = outer.open('direct', 80, 24, `sh -c 'clear; sh ${script}; sleep 60'`);
+    const want = (await outer.waitFor(direct, (l) => l.some((x) => x.includes('emoji')), 'direct pattern'))
+      .slice(0, 4)
+      .join('\n');
+    const t = await attachIn('w-pattern');
+    outer.keys(t, [`clear; sh ${script}; sleep 60`, 'Enter'], true);
+    outer.keys(t, ['Enter']);
+    await outer.waitFor(t, (l) => l.some((x) => x.includes('emoji')), 'pattern in fux');
+    const directCells = outer.screen(direct, true, { from: 0, to: 3 });
+    // fux's pane starts on row 1, under the tab bar.
+    const fuxCells = outer.screen(t, true, { from: 1, to: 4 });
+    expect(await cellsOf(fuxCells, 80)).toEqual(await cellsOf(directCells, 80));
+    expect(want).toContain('truecolor');
+  });
+
+  test('copy mode selects text and sends it out as OSC 52', async () => {
+    const t = await attachIn('w-copy');
+    outer.command(['set-option', '-g', 'set-clipboard', 'on']);
+    outer.keys(t, ['echo copy-me-please', 'Enter']);
+    await outer.waitFor(t, (l) => l.some((x) => x.startsWith('copy-me-please')), 'the line to copy');
+    outer.keys(t, ['C-a', '[']);
+    await outer.waitFor(t, (l) => (l[23] ?? '').includes('COPY'), 'copy mode marker');
+    // From the prompt up to the echoed line, its start, select to the end of the word, yank.
+    outer.keys(t, ['k', '0', 'v', 'e', 'y']);
+    await until(() => outer.buffer() === 'copy', 10_000, 'tmux received the OSC 52 copy');
+    expect(outer.buffer()).toBe('copy');
+  });
+
+  test('detach leaves the panes running and re-attaching shows them', async () => {
+    const t = await attachIn('w-detach');
+    outer.keys(t, ['echo before-detach', 'Enter']);
+    await outer.waitFor(t, (l) => l.some((x) => x.startsWith('before-detach')), 'echo');
+    outer.keys(t, ['C-a', 'd']);
+    await outer.waitFor(t, (l) => l.some((x) => x.includes('[detached]')), 'detached message');
+    await until(() => outer.dead(t), 10_000, 'fux exited');
+    expect(await paneCount('w-detach')).toBe(1);
+    const again = outer.open('again', 80, 24, fuxCommand('w-detach'));
+    await outer.waitFor(again, (l) => l.some((x) => x.startsWith('before-detach')), 'the pane as it was');
+  });
+
+  test('two clients at different sizes: both draw, and the last to attach sets the size', async () => {
+    const big = await attachIn('w-two', 100, 30, 'big');
+    outer.keys(big, ['echo shared-pane', 'Enter']);
+    await outer.waitFor(big, (l) => l.some((x) => x.startsWith('shared-pane')), 'echo in big');
+    const small = outer.open('small', 60, 20, fuxCommand('w-two'));
+    await outer.waitFor(small, (l) => l.some((x) => x.startsWith('shared-pane')), 'the pane in small');
+    await until(
+      async () => {
+        const ws = (await fux.list.query({ workspace: 'w-two' })).workspaces[0]!;
+        return ws.cols === 60 && ws.rows === 18;
+      },
+      10_000,
+      'the workspace at the small client size',
+    );
+    const bigLines = await outer.waitFor(
+      big,
+      (l) => l.some((x) => x.startsWith('shared-pane')),
+      'big still shows it',
+    );
+    expect(bigLines.length).toBe(30);
+  });
+});
