@@ -47,6 +47,7 @@ export class Controller {
   private overlay: Overlay | undefined;
   private copy: { pane: number; mode: CopyMode } | undefined;
   private entering = false;
+  private prefixShown = false;
   private selection: { pane: number; x0: number; y0: number; x1: number; y1: number } | undefined;
 
   constructor(private readonly deps: ControllerDeps) {}
@@ -89,7 +90,13 @@ export class Controller {
       return;
     }
     const outcome = this.keys.handle(token);
-    this.deps.compositor.setMode('pending' in outcome ? 'PREFIX' : undefined);
+    const prefixed = 'pending' in outcome;
+    if (prefixed !== this.prefixShown) {
+      // Only the marker is repainted here; a typed key's echo is the server's to draw.
+      this.prefixShown = prefixed;
+      this.deps.compositor.setMode(prefixed ? 'PREFIX' : undefined);
+      this.deps.redraw();
+    }
     if ('send' in outcome) {
       if (target !== undefined) this.deps.send(target, outcome.send);
     } else if ('action' in outcome) {
@@ -97,7 +104,6 @@ export class Controller {
     } else if ('client' in outcome) {
       this.clientAction(outcome.client);
     }
-    this.deps.redraw();
   }
 
   /** A pane's input modes; a pane not drawn yet has a fresh terminal's. */

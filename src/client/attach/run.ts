@@ -76,11 +76,26 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
     });
   };
 
+  // Keys decoded from one read go out as one call per pane (a fast typist's or a terminal's burst
+  // is one chunk), in order.
+  let outbox: Array<{ pane: number; data: string; binary: boolean }> = [];
+  const flushInput = (): void => {
+    const batch = outbox;
+    outbox = [];
+    if (!transport || !client) return;
+    for (const { pane, data, binary } of batch) {
+      call(transport.client.attach.input.mutate({ client, pane, data, binary: binary || undefined }));
+    }
+  };
+  const queueInput = (pane: number, data: string, binary: boolean): void => {
+    const last = outbox[outbox.length - 1];
+    if (last && last.pane === pane && last.binary === binary) last.data += data;
+    else outbox.push({ pane, data, binary });
+  };
+
   const controller = new Controller({
     compositor,
-    send: (pane, data) => {
-      if (transport && client) call(transport.client.attach.input.mutate({ client, pane, data }));
-    },
+    send: (pane, data, binary = false) => queueInput(pane, data, binary),
     action: (action: AttachAction) => {
       if (transport && client) call(transport.client.attach.action.mutate({ client, action }));
     },
@@ -150,6 +165,7 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
   let escTimer: NodeJS.Timeout | undefined;
   const feed = (chunk: Buffer): void => {
     for (const token of decoder.feed(chunk)) controller.handle(token);
+    flushInput();
     armEscape();
   };
   const armEscape = (): void => {
@@ -161,6 +177,7 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
       () => {
         escTimer = undefined;
         for (const token of decoder.flush()) controller.handle(token);
+        flushInput();
         armEscape();
       },
       Math.max(0, deadline - Date.now()),
