@@ -112,7 +112,7 @@ async function run(options: BenchOptions): Promise<Section> {
     await conn.client.workspace.new.mutate({ name: 'flood', cols: COLS, rows: ROWS - 2 });
     await conn.client.new.mutate({
       workspace: 'flood',
-      argv: ['sh', '-c', 'sleep 1; exec yes "fux attach flood line of some length"'],
+      argv: ['sh', '-c', 'sleep 1; exec seq 1 999999999'],
       cwd: server.home,
     });
     conn.close();
@@ -159,7 +159,7 @@ async function run(options: BenchOptions): Promise<Section> {
       id: 'B8',
       title: 'attach: frames, bytes and client CPU under a flood; keystroke echo through the attach path',
       method: [
-        `a real \`fux\` attach client on a ${COLS}×${ROWS} pty owned by the bench (the outer terminal), its output counted; one pane runs \`yes\` for ${floodSeconds} s`,
+        `a real \`fux\` attach client on a ${COLS}×${ROWS} pty owned by the bench (the outer terminal), its output counted; one pane runs \`seq 1 999999999\` (every row changes) for ${floodSeconds} s`,
         'a frame is one synchronized update (`CSI ? 2026 h`) the client writes; client CPU from /proc over the same window',
         `echo: a \`cat\` pane; the bench types a letter into the outer terminal and times until it shows in the client's output; ${echoes} keys each, fux and \`tmux attach\` interleaved in two rounds`,
       ],
