@@ -53,6 +53,8 @@ export interface RemoteTransport {
   self: string;
   /** Round trip of the last liveness ping, in ms (undefined before the first echo). */
   rttMs(): number | undefined;
+  /** UDP bytes the current connection has sent and received (pings and QUIC overhead included). */
+  udpBytes(): { sent: number; received: number } | undefined;
   /**
    * A new stream for a new attach session (the server sends the current state, not a replay). On
    * the live connection if there is one; after a loss, the connection a redial makes. Rejects with
@@ -104,6 +106,7 @@ export async function openRemote(target: string, options: OpenRemoteOptions = {}
       peer: address.id,
       self: key.public().toString(),
       rttMs: () => client.rttMs,
+      udpBytes: () => client.udpBytes(),
       reopen: () => client.reopen(),
       close: () => client.close(),
     };
@@ -172,6 +175,11 @@ class RemoteClient {
         await link.connection.closed();
       }
     }
+  }
+
+  udpBytes(): { sent: number; received: number } | undefined {
+    const stats = this.link?.connection.stats();
+    return stats && { sent: stats.udpTxBytes, received: stats.udpRxBytes };
   }
 
   async close(): Promise<void> {
