@@ -5,6 +5,10 @@ const root = path.resolve(__dirname, '..', '..');
 
 /** server-process.ts as a child that a test can freeze and thaw. */
 export class FrozenServer {
+  /** What it logged, and the streams it served (by peer), so far. */
+  readonly log: string[] = [];
+  readonly streams: string[] = [];
+
   private constructor(
     private readonly child: ChildProcess,
     readonly id: string,
@@ -22,18 +26,32 @@ export class FrozenServer {
       ],
       { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
     );
-    const line = await new Promise<string>((resolve, reject) => {
+    const messages: Array<Record<string, string>> = [];
+    let server: FrozenServer | undefined;
+    const ready = new Promise<FrozenServer>((resolve, reject) => {
       let out = '';
       child.stdout!.on('data', (chunk: Buffer) => {
         out += chunk.toString();
-        if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+        for (let nl = out.indexOf('\n'); nl >= 0; nl = out.indexOf('\n')) {
+          const message = JSON.parse(out.slice(0, nl)) as Record<string, string>;
+          out = out.slice(nl + 1);
+          if (message.ticket) resolve((server = new FrozenServer(child, message.id!, message.ticket)));
+          else if (server) server.record(message);
+          else messages.push(message);
+        }
       });
       child.once('exit', (code) =>
         reject(new Error(`the server process exited (${code}) before it was ready`)),
       );
     });
-    const { id, ticket } = JSON.parse(line) as { id: string; ticket: string };
-    return new FrozenServer(child, id, ticket);
+    const started = await ready;
+    for (const m of messages) started.record(m);
+    return started;
+  }
+
+  private record(message: Record<string, string>): void {
+    if (message.log !== undefined) this.log.push(message.log);
+    if (message.stream !== undefined) this.streams.push(message.stream);
   }
 
   /** Stop the process dead: no packet of any path is answered until thaw(). */

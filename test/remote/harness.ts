@@ -62,7 +62,11 @@ export class TestServer {
     readonly streams: Duplex[],
   ) {}
 
-  static async start(allow: string[] = []): Promise<TestServer> {
+  /** `observe` hears each log line and each stream served as they happen (server-process.ts prints them). */
+  static async start(
+    allow: string[] = [],
+    observe?: { log(line: string): void; stream(peer: string): void },
+  ): Promise<TestServer> {
     const home = configHome();
     const configDir = path.join(home.env.XDG_CONFIG_HOME!, 'fux');
     const allowList = new AllowList(allowListFile(configDir));
@@ -75,9 +79,13 @@ export class TestServer {
       isAllowed: (peer) => allowList.has(peer),
       serve: (stream, peer) => {
         streams.push(stream);
+        observe?.stream(peer);
         createStreamHandler({ router: standInRouter, createContext: () => ({ peer }) })(stream);
       },
-      log: { info: (m) => log.push(m), warn: (m) => log.push(m) },
+      log: {
+        info: (m) => (log.push(m), observe?.log(m)),
+        warn: (m) => (log.push(m), observe?.log(m)),
+      },
     });
     return new TestServer(home, allowList, endpoint, log, streams);
   }

@@ -1,62 +1,15 @@
-import { EndpointAddr, EndpointId, EndpointTicket } from '../../src/rpc/iroh/iroh';
 import { RemoteGoneError } from '../../src/client/remote/errors';
-import { StatusLog, TestPeer, TestServer } from './harness';
-import { UdpRelay } from './udp-relay';
+import { StatusLog, TestPeer } from './harness';
 import { FrozenServer } from './frozen-server';
-
-/** A ticket that sends the peer through `relay` instead of straight to the server. */
-function ticketVia(serverId: string, relay: UdpRelay): string {
-  return EndpointTicket.fromAddr(
-    new EndpointAddr(EndpointId.fromString(serverId), null, [relay.address]),
-  ).toString();
-}
 
 const after = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('a remote session through a cut in its UDP path (loopback relay)', () => {
-  let server: TestServer;
-  let peer: TestPeer;
-  let relay: UdpRelay;
-
-  beforeEach(async () => {
-    peer = new TestPeer();
-    server = await TestServer.start([peer.id]);
-    relay = await UdpRelay.start(server.udpAddress);
-  });
-
-  afterEach(async () => {
-    await peer.close();
-    await server.stop();
-    relay.close();
-  });
-
-  test('a 4 s cut stalls the stream, the transport says so, and the same stream carries on after it', async () => {
-    const status = new StatusLog();
-    const transport = await peer.open(ticketVia(server.endpoint.id, relay), {
-      onStatus: status.listener,
-      stallAfterMs: 1000,
-      redialAfterMs: 60_000,
-    });
-    const client = peer.client(transport.stream);
-    await expect(client.echo.mutate({ text: 'before' })).resolves.toBe('before');
-
-    relay.cutPath();
-    const during = client.echo.mutate({ text: 'during' });
-    await status.first('stalled');
-    await after(3000); // the rest of the outage
-    expect(relay.dropped).toBeGreaterThan(0);
-    relay.restore();
-
-    await expect(during).resolves.toBe('during');
-    await status.first('resumed');
-    await expect(client.echo.mutate({ text: 'after' })).resolves.toBe('after');
-    // One connection, one stream: QUIC retransmitted through the outage; nothing was redialled.
-    expect(server.streams).toHaveLength(1);
-    expect(status.kinds()).not.toContain('reconnecting');
-    expect(server.log.filter((l) => l.includes(' connected from '))).toHaveLength(1);
-  }, 20_000);
-});
-
+/*
+ * The outage is made by freezing the server process (SIGSTOP): no path to it answers, so the cut
+ * is total. A UDP relay in front of the server (the ticket pointing at the relay) does not cut
+ * every path: iroh learns the server's own address on the first connection and may open a path
+ * straight to it, which a relay cannot drop.
+ */
 describe('a remote session whose server is frozen (SIGSTOP: no path answers)', () => {
   let server: FrozenServer;
   let peer: TestPeer;
@@ -70,6 +23,31 @@ describe('a remote session whose server is frozen (SIGSTOP: no path answers)', (
     await peer.close();
     await server.stop();
   });
+
+  test('a 4 s outage stalls the stream, the transport says so, and the same stream carries on after it', async () => {
+    const status = new StatusLog();
+    const transport = await peer.open(server.ticket, {
+      onStatus: status.listener,
+      stallAfterMs: 1000,
+      redialAfterMs: 60_000,
+    });
+    const client = peer.client(transport.stream);
+    await expect(client.echo.mutate({ text: 'before' })).resolves.toBe('before');
+
+    server.freeze();
+    const during = client.echo.mutate({ text: 'during' });
+    await status.first('stalled');
+    await after(3000); // the rest of the outage
+    server.thaw();
+
+    await expect(during).resolves.toBe('during');
+    await status.first('resumed');
+    await expect(client.echo.mutate({ text: 'after' })).resolves.toBe('after');
+    // One connection, one stream: QUIC carried the call over the outage; nothing was redialled.
+    expect(server.streams).toHaveLength(1);
+    expect(status.kinds()).not.toContain('reconnecting');
+    expect(server.log.filter((l) => l.includes(' connected from '))).toHaveLength(1);
+  }, 20_000);
 
   test('past the redial limit the old session ends, redials fail while it is frozen, and one succeeds after', async () => {
     const status = new StatusLog();
@@ -94,6 +72,7 @@ describe('a remote session whose server is frozen (SIGSTOP: no path answers)', (
     const second = peer.client(await transport.reopen());
     await expect(second.whoami.query({})).resolves.toEqual({ peer: peer.id });
     await expect(second.echo.mutate({ text: 'after' })).resolves.toBe('after');
+    expect(server.log.filter((l) => l.includes(' connected from ')).length).toBeGreaterThanOrEqual(2);
   }, 30_000);
 
   test('a server that does not come back within the retention time is reported gone', async () => {

@@ -1,4 +1,4 @@
-import { loadOrCreateSecretKey, readKey } from '../../rpc/iroh/key-file';
+import { loadOrCreateSecretKey } from '../../rpc/iroh/key-file';
 import type { SecretKey } from '../../rpc/iroh/iroh';
 import { identityFile } from './settings';
 
@@ -9,9 +9,4 @@ export function localIdentity(env: Env = process.env): { key: SecretKey; id: str
   const file = identityFile(env);
   const key = loadOrCreateSecretKey(file);
   return { key, id: key.public().toString(), file };
-}
-
-/** This machine's endpoint id if it has one yet, without creating a key. */
-export function existingEndpointId(env: Env = process.env): string | undefined {
-  return readKey(identityFile(env))?.public().toString();
 }

@@ -14,4 +14,4 @@ export {
   presetMinimal,
   presetN0,
 } from '@number0/iroh/index.js';
-export type { BiStream, Connection, RecvStream, SendStream } from '@number0/iroh/index.js';
+export type { BiStream, Connection, Incoming, RecvStream, SendStream } from '@number0/iroh/index.js';

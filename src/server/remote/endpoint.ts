@@ -2,7 +2,7 @@ import type { Duplex } from 'node:stream';
 import { bindEndpoint, ticketOf } from '../../rpc/iroh/endpoint';
 import { irohErrorText } from '../../rpc/iroh/errors';
 import { CloseCode, HandshakeError, answerStream } from '../../rpc/iroh/handshake';
-import type { Connection, Endpoint, SecretKey } from '../../rpc/iroh/iroh';
+import type { Connection, Endpoint, Incoming, SecretKey } from '../../rpc/iroh/iroh';
 import { answerPings } from '../../rpc/iroh/ping';
 import { ATTACH_ALPN, type NetworkSettings } from './settings';
 
@@ -131,7 +131,7 @@ export class RemoteEndpoint {
     }
   }
 
-  private async admit(incoming: NonNullable<Awaited<ReturnType<Endpoint['acceptNext']>>>): Promise<void> {
+  private async admit(incoming: Incoming): Promise<void> {
     const where = await incoming.remoteAddr();
     const from = where.addr ?? where.kind;
     const connection = await (await incoming.accept()).connect();

@@ -56,8 +56,9 @@ const outputs = {
 export const remoteControlRouter = t.router({
   id: remoteProc
     .meta({
-      verb: 'id --json',
-      description: "this server's endpoint id, whether it is up, the peers attached",
+      verb: 'id',
+      description:
+        "this server's endpoint id, whether its endpoint is up, and the peers attached (`fux id` reads the key itself)",
     })
     .input(z.object({}))
     .output(outputs.id)
