@@ -71,6 +71,8 @@ export class ConfigStore {
         this.settle.unref();
       });
       this.watcher.on('error', (error) => this.log.warn(`config: stopped watching ${dir}: ${error.message}`));
+      // A file written between the first load and the watch starting would be missed otherwise.
+      this.reload();
     } catch (error) {
       this.log.warn(
         `config: cannot watch ${dir} (${(error as Error).message}); changes need a server restart`,

@@ -127,6 +127,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   applyPaneDefaults(config.current);
   config.onChange(applyPaneDefaults);
   const attach = new AttachHub({ workspaces, bus, config: () => config.current, log: (m) => log.warn(m) });
+  config.onChange(() => attach.configChanged());
   const started = Date.now();
   let stopping: Promise<void> | undefined;
   let resolveStopped!: () => void;

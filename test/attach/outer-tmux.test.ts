@@ -207,4 +207,112 @@ describe('fux attached in a real terminal', () => {
     );
     expect(bigLines.length).toBe(30);
   });
+
+  test('an attach client killed with SIGKILL mid-flood leaves the server and panes running; re-attach works', async () => {
+    const t = await attachIn('w-kill');
+    outer.keys(t, ['seq 1 400000; echo flood-over', 'Enter']);
+    await outer.waitFor(t, (l) => l.some((x) => /^\d{4,}$/.test(x)), 'the flood on screen');
+    process.kill(outer.pid(t), 'SIGKILL');
+    await until(() => outer.dead(t), 10_000, 'the client gone');
+    const again = outer.open('again', 80, 24, fuxCommand('w-kill'));
+    await outer.waitFor(
+      again,
+      (l) => l.some((x) => x.startsWith('flood-over')),
+      'the pane finished its flood',
+      60_000,
+    );
+    expect(await paneCount('w-kill')).toBe(1);
+  });
+
+  test('help lists the bindings, and the workspace picker switches workspace', async () => {
+    await fux.workspace.new.mutate({ name: 'w-other' });
+    await fux.new.mutate({
+      workspace: 'w-other',
+      argv: ['sh', '-c', 'echo in-the-other; exec sleep 60'],
+      cwd: home.dir,
+    });
+    const t = await attachIn('w-help');
+    outer.keys(t, ['C-a', '?']);
+    const help = await outer.waitFor(
+      t,
+      (l) => l.some((x) => x.includes('split the pane')),
+      'the help overlay',
+    );
+    expect(help.join('\n')).toMatch(/d +detach/);
+    outer.keys(t, ['q']);
+    await outer.waitFor(t, (l) => !l.some((x) => x.includes('split the pane')), 'help closed');
+    outer.keys(t, ['C-a', 's']);
+    await outer.waitFor(t, (l) => l.some((x) => x.includes('w-other')), 'the picker');
+    // The picker lists the workspaces oldest first and starts on the current one: w-other is above.
+    outer.keys(t, ['k', 'k', 'Enter']);
+    await outer.waitFor(t, (l) => l.some((x) => x.startsWith('in-the-other')), 'the other workspace shown');
+    expect(outer.screen(t)[0]).toMatch(/w-other/);
+  });
+
+  test('a popup shows over the panes, takes the keys, and goes when its program exits', async () => {
+    const t = await attachIn('w-popup');
+    const popup = home.spawnCli([
+      'popup',
+      '-w',
+      'w-popup',
+      '--size',
+      '40x8',
+      '--',
+      'sh',
+      '-c',
+      'echo popup-says-hi; read x; exit 3',
+    ]);
+    const exited = new Promise<number | null>((r) => popup.once('exit', (code) => r(code)));
+    const shown = await outer.waitFor(t, (l) => l.some((x) => x.includes('popup-says-hi')), 'the popup');
+    const row = shown.find((x) => x.includes('popup-says-hi'))!;
+    expect([...row].indexOf('p')).toBeGreaterThan(10); // centred, not at the left edge
+    outer.keys(t, ['Enter']);
+    await expect(exited).resolves.toBe(3);
+    await outer.waitFor(t, (l) => !l.some((x) => x.includes('popup-says-hi')), 'the popup gone');
+  });
+
+  test('a pasted text reaches the pane bracketed when the program asked for it', async () => {
+    const t = await attachIn('w-paste');
+    const out = path.join(home.dir, 'pasted.bin');
+    // The program turns bracketed paste on and records what it reads.
+    outer.keys(t, [`printf '\\033[?2004hpaste-ready\\n'; head -c 23 > ${out}`], true);
+    outer.keys(t, ['Enter']);
+    // The frame that shows the marker carries the pane's new modes (or a later one does not precede it).
+    await outer.waitFor(t, (l) => l.some((x) => x.startsWith('paste-ready')), 'bracketed paste on');
+    outer.command(['set-buffer', '-b', 'p', 'pasted-text']);
+    outer.command(['paste-buffer', '-p', '-b', 'p', '-t', t]);
+    // The tty is in cooked mode: C-d hands the line to head.
+    outer.keys(t, ['C-d']);
+    await until(
+      () => fs.existsSync(out) && fs.readFileSync(out).length >= 23,
+      10_000,
+      'the pane read the paste',
+    );
+    expect(fs.readFileSync(out, 'latin1')).toBe('\x1b[200~pasted-text\x1b[201~');
+  });
+
+  test('a configured prefix and a binding to a command work, and the default prefix no longer does', async () => {
+    const marker = path.join(home.dir, 'bound.txt');
+    fs.mkdirSync(path.join(home.dir, 'config', 'fux'), { recursive: true });
+    fs.writeFileSync(
+      path.join(home.dir, 'config', 'fux', 'config.toml'),
+      `prefix = "C-b"\n[bindings]\n"g" = { command = "echo $FUX_PANE > ${marker}" }\n`,
+    );
+    const t = await attachIn('w-keys');
+    // The server reloads the file on change: press the binding until the reload has happened.
+    await until(
+      () => {
+        outer.keys(t, ['C-b', 'g']);
+        return fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').trim() === '1';
+      },
+      10_000,
+      'the bound command ran with FUX_PANE',
+    );
+    outer.keys(t, ['C-a', '|']);
+    outer.keys(t, ['C-b', '-']);
+    await until(async () => (await paneCount('w-keys')) === 2, 10_000, 'C-b - split');
+    const ws = (await fux.list.query({ workspace: 'w-keys' })).workspaces[0]!;
+    // C-a went to the shell; C-b - split down (the panes are stacked, not side by side).
+    expect(ws.panes.map((p) => p.x)).toEqual([0, 0]);
+  });
 });

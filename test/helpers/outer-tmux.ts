@@ -84,6 +84,11 @@ export class OuterTmux {
     return { x: Number(x), y: Number(y) };
   }
 
+  /** The pid of the program running in the terminal (fux itself, started without a shell). */
+  pid(target: string): number {
+    return Number(this.tmux(['display-message', '-p', '-t', target, '#{pane_pid}']).trim());
+  }
+
   /** Whether the program in the terminal has exited (the window remains, showing its last screen). */
   dead(target: string): boolean {
     return this.tmux(['display-message', '-p', '-t', target, '#{pane_dead}']).trim() === '1';

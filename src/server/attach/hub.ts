@@ -157,6 +157,11 @@ export class AttachHub {
     );
   }
 
+  /** The config changed: clients get the new keys with their next frame. */
+  configChanged(): void {
+    for (const s of this.sessions.values()) s.markView();
+  }
+
   close(): void {
     this.stopWatching();
   }
