@@ -102,7 +102,9 @@ function procedureSection(path: string, def: ProcedureDef): string[] {
     lines.push('Output:', '', ...fieldTable(jsonSchema(def.output)));
   } else if (meta?.yields) {
     lines.push(
-      'Output: one `data` message, then `stopped` (or an error):',
+      meta.streams
+        ? 'Output: a stream of `data` messages, each one:'
+        : 'Output: one `data` message, then `stopped` (or an error):',
       '',
       ...fieldTable(jsonSchema(meta.yields)),
     );
@@ -151,6 +153,22 @@ echo '{"id":1,"method":"query","params":{"path":"list","input":{}}}' | socat - U
 
 Every input takes an optional \`workspace\` where it applies: the named workspace, else the only one,
 else \`main\`. \`new\`, \`split\` and \`tab.new\` create the workspace when it does not exist.
+
+## Attaching
+
+An attached client (\`fux attach\`, or \`fux connect\` over iroh) calls \`attach.session\` with the size of
+its pane area and gets frames: the first has \`reset\`, this attachment's \`client\` id and the whole
+state; each later one carries only what changed since the frame before. Frames are computed when the
+connection can take more and at most 60 a second, so a slow client gets fewer, fuller frames, never
+a backlog. \`view\` (layout, tabs, status, popup, keys) comes whenever it changed; \`panes[id]\` has a
+pane's size when it changed (the client blanks it), its changed \`lines\` by row, its \`cursor\` and
+input \`modes\`. A row is a list of runs: \`[style, text]\` is one cell per code point of \`text\`;
+\`[style, text, width]\` is one cell holding \`text\` (a wide glyph, an emoji, a letter with combining
+marks) \`width\` cells wide; cells after the last run are blank. \`style\` is an id whose SGR parameters
+(e.g. \`1;38;2;255;0;0\`) came in an earlier or the same frame's \`styles\`; 0 is the default. Keys,
+paste and mouse reports go to \`attach.input\`, key bindings and clicks to \`attach.action\`, size
+changes to \`attach.resize\` (the last resize of any client wins), and copy mode reads
+\`attach.history\`. A remote peer can call these and nothing else.
 
 ## Procedures
 `;

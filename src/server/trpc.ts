@@ -37,6 +37,8 @@ export interface ProcedureMeta {
   description: string;
   /** What a subscription that is not an event stream sends, for the protocol document. */
   yields?: z.ZodType;
+  /** Whether `yields` describes each of many messages rather than the only one. */
+  streams?: boolean;
 }
 
 export const t = initTRPC

@@ -67,10 +67,11 @@ async function* frames(
 export const attachRouter = t.router({
   session: proc
     .meta({
-      verb: 'fux [workspace]',
+      verb: 'attach [workspace]',
       description:
         'attach: the workspace as frames (the whole state, then what changed), paced to the client; creates the workspace if needed',
       yields: frameSchema,
+      streams: true,
     })
     .input(attachInputs.session)
     .subscription(({ ctx, input, signal }) => {
@@ -91,7 +92,7 @@ export const attachRouter = t.router({
     }),
   resize: proc
     .meta({
-      verb: '(attach)',
+      verb: 'attach',
       description: "an attached client's pane area changed size; the last resize wins",
     })
     .input(attachInputs.resize)
@@ -102,7 +103,7 @@ export const attachRouter = t.router({
     }),
   input: proc
     .meta({
-      verb: '(attach)',
+      verb: 'attach',
       description: 'keys, paste and mouse reports for the focused pane or the popup',
     })
     .input(attachInputs.input)
@@ -113,7 +114,7 @@ export const attachRouter = t.router({
     }),
   action: proc
     .meta({
-      verb: '(attach)',
+      verb: 'attach',
       description: 'a key binding or click: split, focus, kill, tabs, zoom, workspace, command',
     })
     .input(attachInputs.action)
@@ -123,7 +124,7 @@ export const attachRouter = t.router({
       return { ok: true as const };
     }),
   history: proc
-    .meta({ verb: '(attach)', description: "a pane's history and screen as runs, for copy mode" })
+    .meta({ verb: 'attach', description: "a pane's history and screen as runs, for copy mode" })
     .input(attachInputs.history)
     .output(historySchema)
     .query(({ ctx, input }) => ctx.attach.history(input.client, input.pane, input.lines)),
