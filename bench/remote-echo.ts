@@ -18,7 +18,6 @@ import type { Duplex } from 'node:stream';
 import { connect, type Connection } from '../src/client';
 import { localIdentity } from '../src/client/remote/identity';
 import { openRemote, type RemoteTransport } from '../src/client/remote/connect';
-import { remoteControl } from '../src/client/remote/control';
 import { connectUnix, createStreamClient } from '../src/rpc/client';
 import type { RemoteRouter } from '../src/server/attach/router';
 import type { AttachFrame } from '../src/server/attach/protocol';
@@ -131,8 +130,8 @@ async function run(options: BenchOptions): Promise<Section> {
       await control.client.workspace.new.mutate({ name, cols: 120, rows: 40 });
       await control.client.new.mutate({ workspace: name, argv: ['cat'], cwd: server.dir });
     }
-    await remoteControl(control.client).allow.add.mutate({ ids: [localIdentity(laptop.env).id] });
-    const { ticket } = await remoteControl(control.client).ticket.mutate({});
+    await control.client.remote.allow.add.mutate({ ids: [localIdentity(laptop.env).id] });
+    const { ticket } = await control.client.remote.ticket.mutate({});
 
     const socket = await connectUnix(server.env.FUX_SOCKET!);
     const local = new Session(createStreamClient<RemoteRouter>(socket).client, socket);

@@ -13,6 +13,7 @@ import { memory } from './b5-memory';
 import { idleCost } from './b6-idle';
 import { detectLatency } from './b7-detect';
 import { attach } from './b8-attach';
+import { remoteEcho } from './remote-echo';
 import { zorEval } from './zor-eval';
 import { zorWrapper } from './zor-wrapper';
 import { cleanUpAll } from './lib/cleanup';
@@ -28,6 +29,7 @@ const benchmarks: Benchmark[] = [
   idleCost,
   detectLatency,
   attach,
+  remoteEcho,
   zorEval,
   zorWrapper,
 ];

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { FuxCommand } from '../client/command';
-import { endpointIds, remoteControl } from '../client/remote';
+import { endpointIds } from '../client/remote';
 
 export default class Allow extends FuxCommand<typeof Allow> {
   static override summary = 'Let other machines attach over iroh, by endpoint id';
@@ -22,7 +22,7 @@ export default class Allow extends FuxCommand<typeof Allow> {
   async run(): Promise<void> {
     const { argv } = await this.parse(Allow);
     const ids = endpointIds(argv as string[]);
-    const remote = remoteControl(await this.fux());
+    const remote = (await this.fux()).remote;
     if (this.flags.list || ids.length === 0) {
       if (this.flags.remove) throw new Error('--remove needs the ids to remove: `fux allow --remove <id>…`');
       const res = await remote.allow.list.query({});

@@ -2,6 +2,8 @@ import { Args } from '@oclif/core';
 import { FuxCommand } from '../client/command';
 import { runAttach } from '../client/attach/run';
 import { openRemote, remoteAttachOpener, remoteSettings } from '../client/remote';
+import { RemoteGoneError, RemoteRefusedError, RemoteTargetError } from '../client/remote/errors';
+import { Notices } from '../client/attach/notices';
 
 export default class Connect extends FuxCommand<typeof Connect> {
   static override summary = "Attach to another machine's fux server over iroh";
@@ -22,7 +24,14 @@ export default class Connect extends FuxCommand<typeof Connect> {
   async run(): Promise<void> {
     const settings = remoteSettings();
     // A bad target, a refusal or no answer is an error with what to check (FuxCommand prints it, exit 1).
-    const remote = await openRemote(this.args.target);
+    const notices = new Notices();
+    const remote = await openRemote(this.args.target, {
+      // Stalls and redials show over the screen; "resumed" and "reconnected" clear the notice.
+      onStatus: (status) =>
+        notices.post(
+          status.kind === 'stalled' || status.kind === 'reconnecting' ? status.message : undefined,
+        ),
+    });
     try {
       // Checked after the dial, so a script learns whether it may connect (and why not) without a terminal.
       if (!process.stdin.isTTY || !process.stdout.isTTY) {
@@ -33,11 +42,17 @@ export default class Connect extends FuxCommand<typeof Connect> {
       const outcome = await runAttach({
         open: remoteAttachOpener(remote),
         workspace: this.args.workspace ?? this.workspace,
+        // The server ignores a remote peer's cwd and environment (they are this machine's).
         cwd: process.cwd(),
         env,
         input: process.stdin,
         output: process.stdout,
         reconnectMs: settings.retentionMs,
+        isFatal: (err) =>
+          err instanceof RemoteRefusedError ||
+          err instanceof RemoteGoneError ||
+          err instanceof RemoteTargetError,
+        notices,
       });
       if (outcome.detached) process.stdout.write('[detached]\n');
       else if (/^workspace .* closed$/.test(outcome.reason)) process.stdout.write('[exited]\n');

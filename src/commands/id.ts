@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { FuxCommand } from '../client/command';
-import { localIdentity, remoteControl } from '../client/remote';
+import { localIdentity } from '../client/remote';
 
 export default class Id extends FuxCommand<typeof Id> {
   static override summary = "Print this machine's endpoint id (what another machine's `fux allow` takes)";
@@ -21,7 +21,7 @@ export default class Id extends FuxCommand<typeof Id> {
       this.out({ id }, () => id);
       return;
     }
-    const res = await remoteControl(await this.fux()).ticket.mutate({});
+    const res = await (await this.fux()).remote.ticket.mutate({});
     this.out(res, () => res.ticket);
   }
 }

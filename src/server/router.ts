@@ -8,6 +8,7 @@ import type { Launch } from './workspaces';
 import type { PaneEntry } from './workspace';
 import { startWait, type PendingWait } from './wait';
 import { attachRouter } from './attach/router';
+import { remoteControlRouter } from './remote/router';
 
 function launchOf(input: { argv?: string[]; cwd?: string; env?: Record<string, string> }): Launch {
   const env: Record<string, string> = {};
@@ -191,6 +192,8 @@ export const appRouter = t.router({
     }),
 
   attach: attachRouter,
+
+  remote: remoteControlRouter,
 
   setStatus: proc
     .meta({ verb: 'set-status', description: 'set a named status-line segment; empty text removes it' })

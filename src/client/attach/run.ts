@@ -29,6 +29,15 @@ export interface RunAttachOptions {
   output: NodeJS.WriteStream;
   /** Keep trying to get back for this long after the connection drops (remote attach); 0: give up at once. */
   reconnectMs?: number;
+  /** An `open` failure that retrying cannot mend (refused, server gone): the session ends with it at once. */
+  isFatal?(err: unknown): boolean;
+  /** Notices about the link ("no answer for 3 s; reconnecting…"), shown as a message until cleared. */
+  notices?: NoticeSource;
+}
+
+/** Something that tells the client about its link; `undefined` clears the notice. */
+export interface NoticeSource {
+  listen(show: (text: string | undefined) => void): () => void;
 }
 
 export interface AttachOutcome {
@@ -155,7 +164,8 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
         compositor.setOverlay(undefined);
         subscribe(transport);
         return;
-      } catch {
+      } catch (err) {
+        if (opts.isFatal?.(err)) return end({ reason: (err as Error).message, detached: false });
         await new Promise((r) => setTimeout(r, 500));
       }
     }
@@ -191,9 +201,15 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
     redraw();
   };
 
+  const stopNotices = opts.notices?.listen((text) => {
+    compositor.setOverlay(text === undefined ? undefined : { kind: 'message', text });
+    redraw();
+  });
+
   function end(outcome: AttachOutcome): void {
     if (over) return;
     over = true;
+    stopNotices?.();
     if (paintTimer) clearTimeout(paintTimer);
     if (escTimer) clearTimeout(escTimer);
     input.off('data', feed);
