@@ -1,5 +1,5 @@
 import type { AttachFrame, Row } from '../../../src/server/attach/protocol';
-import { Harness, hidden, look, makeView, textRows, viewPane } from './harness';
+import { Harness, hidden, look, makeView, synced, textRows, viewPane } from './harness';
 
 const harnesses: Harness[] = [];
 afterEach(() => {
@@ -467,7 +467,7 @@ describe('Compositor: the cursor', () => {
 
     // A cell changing elsewhere moves the cursor back without resending its shape or visibility.
     const out = await h.frame({ seq: seq++, panes: { '1': { lines: { '0': [[0, 'z']] } } } });
-    expect(out).toBe('\x1b[2Hz\x1b[4;25H');
+    expect(out).toBe(synced('\x1b[2Hz\x1b[4;25H'));
 
     await h.frame({
       seq,
@@ -525,7 +525,7 @@ describe('Compositor: minimal output', () => {
     });
     const changed = rows[10]!.slice(0, 5) + 'X' + rows[10]!.slice(6);
     const out = await h.frame({ seq: 2, panes: { '1': { lines: { '10': [[0, changed]] } } } });
-    expect(out).toBe('\x1b[12;6HX');
+    expect(out).toBe(synced('\x1b[12;6HX'));
     expect(h.line(11).slice(0, 7)).toBe('line X0');
   });
 

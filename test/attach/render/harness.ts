@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { Terminal, type IBufferCell } from '@xterm/headless';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import type { AttachFrame, AttachView, PaneUpdate, Row, ViewPane } from '../../../src/server/attach/protocol';
-import { Compositor } from '../../../src/client/attach/render/compositor';
+import { Compositor, type RenderHooks } from '../../../src/client/attach/render/compositor';
 
 /** A terminal-like output: every byte the compositor writes, with columns and rows set. */
 export class FakeTerminalOutput extends Writable {
@@ -46,7 +46,7 @@ export class Harness {
   /** Every byte written, in order. */
   written = '';
 
-  constructor(cols: number, rows: number) {
+  constructor(cols: number, rows: number, hooks?: RenderHooks) {
     this.term = new Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
     const unicode = new Unicode11Addon();
     this.term.loadAddon(unicode);
@@ -68,7 +68,7 @@ export class Harness {
     });
     this.output = new FakeTerminalOutput(cols, rows);
     this.output.on('data', () => undefined);
-    this.compositor = new Compositor({ output: this.output, cols, rows });
+    this.compositor = new Compositor({ output: this.output, cols, rows, hooks });
   }
 
   /** Feed what the compositor wrote since the last call into the terminal; resolves once parsed. Returns the bytes. */
@@ -120,6 +120,11 @@ export class Harness {
     }
     return false;
   }
+}
+
+/** A frame's bytes as the compositor writes them: one synchronized update (DECSET 2026). */
+export function synced(bytes: string): string {
+  return `\x1b[?2026h${bytes}\x1b[?2026l`;
 }
 
 /** A pane of the view; the rest of a ViewPane filled in. */

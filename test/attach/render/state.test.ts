@@ -155,4 +155,31 @@ describe('AttachState', () => {
     state.apply({ seq: 9, end: 'workspace closed' });
     expect(state.ended).toBe('workspace closed');
   });
+
+  test('frames mark the rows they change; a cursor or modes update marks none; a new or resized pane is all dirty', () => {
+    const state = new AttachState();
+    state.apply({ seq: 1, reset: true, panes: { '1': { cols: 5, rows: 4, ...textRows(['a']) } } });
+    expect(state.dirty.of(1)).toBe('all');
+    state.dirty.clear();
+    expect(state.dirty.of(1)).toBeUndefined();
+    state.apply({ seq: 2, panes: { '1': { lines: { '1': [[0, 'b']], '3': [[0, 'c']], '9': [[0, 'x']] } } } });
+    expect([...(state.dirty.of(1) as Set<number>)].sort()).toEqual([1, 3]);
+    state.dirty.clear();
+    const cursor = { x: 1, y: 1, visible: true, shape: 'block', blink: false } as const;
+    state.apply({ seq: 3, panes: { '1': { cursor } } });
+    expect(state.dirty.of(1)).toBeUndefined();
+    state.apply({ seq: 4, panes: { '1': { rows: 5, lines: { '0': [[0, 'z']] } } } });
+    expect(state.dirty.of(1)).toBe('all');
+  });
+
+  test('a style id given new parameters is noted; new ids and the same parameters are not', () => {
+    const state = new AttachState();
+    state.apply({ seq: 1, reset: true, styles: { '1': '31' } });
+    state.apply({ seq: 2, styles: { '1': '31', '2': '1' } });
+    expect(state.restyled).toBe(false);
+    state.apply({ seq: 3, styles: { '2': '3' } });
+    expect(state.restyled).toBe(true);
+    expect(state.addStyles({ '3': '4' })).toBe(false);
+    expect(state.addStyles({ '3': '5' })).toBe(true);
+  });
 });

@@ -78,8 +78,9 @@ export class Canvas {
 
   /**
    * `count` pane cells from `cells` (starting at `offset`) at (x, y). Right halves become
-   * WIDE_RIGHT; a wide glyph whose right half falls outside [x, x + count) becomes a blank in
-   * its style.
+   * WIDE_RIGHT; a wide glyph whose right half falls outside [x, x + count) (or off the screen)
+   * becomes a blank in its style. The hot path of a render: one pass over the row, the style's
+   * attribute looked up once per run of equal styles.
    */
   cells(
     x: number,
@@ -90,27 +91,47 @@ export class Canvas {
     offset = 0,
   ): void {
     const line = this.lines[y];
-    if (!line) return;
-    for (let i = 0; i < count; i++) {
+    if (!line || x < 0) return;
+    const end = Math.min(count, line.length - x);
+    let dirty = false;
+    let style = -1;
+    let styleAttr = DEFAULT_ATTR;
+    for (let i = 0; i < end; i++) {
+      const target = line[x + i]!;
       const cell = cells?.[offset + i];
-      if (!cell) {
-        this.put(x + i, y, DEFAULT_ATTR, ' ');
-        continue;
-      }
-      const attr = attrOf(cell.style);
-      if (cell.width === 2) {
-        if (i + 1 >= count || cells?.[offset + i + 1]?.width !== 0) {
-          this.put(x + i, y, attr, ' ');
-          continue;
+      let attr = DEFAULT_ATTR;
+      let ch = ' ';
+      if (cell) {
+        if (cell.style !== style) {
+          style = cell.style;
+          styleAttr = attrOf(style);
         }
-        this.put(x + i, y, attr, cell.ch);
-        this.put(x + i + 1, y, attr, WIDE_RIGHT);
-        i++;
-        continue;
+        attr = styleAttr;
+        if (cell.width === 2) {
+          if (i + 1 < end && cells?.[offset + i + 1]?.width === 0) {
+            const right = line[x + i + 1]!;
+            if (target[0] !== attr || target[1] !== cell.ch || right[0] !== attr || right[1] !== WIDE_RIGHT) {
+              target[0] = attr;
+              target[1] = cell.ch;
+              right[0] = attr;
+              right[1] = WIDE_RIGHT;
+              dirty = true;
+            }
+            i++;
+            continue;
+          }
+        } else if (cell.width !== 0) {
+          ch = cell.ch;
+        }
+        // Else a right half whose glyph was not written here (a row that starts inside a wide glyph).
       }
-      // A right half whose glyph was not written here (a row that starts inside a wide glyph).
-      this.put(x + i, y, attr, cell.width === 0 ? ' ' : cell.ch);
+      if (target[0] !== attr || target[1] !== ch) {
+        target[0] = attr;
+        target[1] = ch;
+        dirty = true;
+      }
     }
+    if (dirty) line.dirty = true;
   }
 
   /**
@@ -123,6 +144,20 @@ export class Canvas {
       this.unpair(rect.x - 1, y);
       this.unpair(rect.x + rect.cols - 1, y);
     }
+  }
+
+  /**
+   * One narrow character over cell (x, y) in the cell's own rendition passed through `map`
+   * (predicted echo: the same colours, underlined). A wide glyph it lands on either half of
+   * is blanked first, so no half glyph is left.
+   */
+  overwrite(x: number, y: number, ch: string, map: (attr: number) => number): void {
+    const line = this.lines[y];
+    const cell = line?.[x];
+    if (!line || !cell) return;
+    if (cell[1] === WIDE_RIGHT) this.unpair(x - 1, y);
+    else this.unpair(x, y);
+    this.put(x, y, map(cell[0]), ch);
   }
 
   /** Apply `map` to the attributes of cells [from, to) of row y (selections). */

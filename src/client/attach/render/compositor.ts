@@ -1,4 +1,4 @@
-import type { AttachFrame, AttachView, PaneModes } from '../../../server/attach/protocol';
+import type { AttachFrame, AttachView, PaneModes, ViewPane } from '../../../server/attach/protocol';
 import type { Cell } from '../runs';
 import { separators } from './borders';
 import { Canvas, type Rect, textWidth } from './canvas';
@@ -7,12 +7,14 @@ import { CursorState, type CursorTarget } from './cursor';
 import { FuxScreen } from './fux-screen';
 import { OuterModes } from './outer-modes';
 import type { TerminalOutput } from './output-sink';
+import { predictedChar, samePrediction, type Prediction } from './prediction';
 import { AttachState } from './state';
 import { theme } from './theme';
 import { Widgets, type Overlay, type PopupFrameSpec } from './widgets';
 
 export type { Overlay } from './widgets';
 export type { TerminalOutput } from './output-sink';
+export type { Prediction } from './prediction';
 
 /** A row range of a selection: cells [from, to) of row y. */
 export interface SelectionRow {
@@ -33,14 +35,28 @@ export interface CopyView {
   label: string;
 }
 
+/** Told what a render did, row by row (tests count rows; nothing in the client needs it). */
+export interface RenderHooks {
+  /** Screen row y was composited into the screen buffer (painted from the mirror or chrome). */
+  rowComposited?(y: number): void;
+  /** Screen row y was compared with what the terminal shows. */
+  rowDiffed?(y: number): void;
+}
+
 export interface CompositorOptions {
   output: TerminalOutput;
   cols: number;
   rows: number;
+  hooks?: RenderHooks;
 }
 
-/** Frames this big go out as one synchronized update (DECSET 2026), so the terminal never shows half of one. */
-const SYNC_BYTES = 512;
+/**
+ * Every frame that writes anything goes out as one synchronized update (DECSET 2026): the
+ * terminal never shows half of one, and a frame is countable in the byte stream. Terminals that
+ * do not know the mode ignore it.
+ */
+const SYNC_START = '\x1b[?2026h';
+const SYNC_END = '\x1b[?2026l';
 
 /**
  * The attach client's screen: it keeps the session's mirror (AttachState), composites the view
@@ -60,17 +76,34 @@ export class Compositor {
   private overlay: Overlay | undefined;
   private copy: CopyView | undefined;
   private selection: SelectionRow[] | undefined;
+  private readonly predictions = new Map<number, Prediction>();
   private tabs: Array<{ number: number; from: number; to: number }> = [];
   /** Style id → attribute, for the current style table (dropped when the table changes). */
   private attrs: number[] = [];
   /** Something was applied or set since the last render (a render of nothing new does nothing). */
   private changed = true;
+  /**
+   * The next render composites everything (chrome, every pane row, separators, widgets): the
+   * layout, an overlay, the copy view, a selection or the size changed. Otherwise a render
+   * composites only the pane rows frames changed (AttachState.dirty), and the tab bar and
+   * status line when they changed.
+   */
+  private layoutChanged = true;
+  private tabBarChanged = true;
+  private statusChanged = true;
+  /** The panes' and popup's rects and focus as last composited (see layoutKey). */
+  private layout = '';
+  /** What the shown widgets cover, from the last full composite. */
+  private covers: Rect[] = [];
+  private readonly hooks: RenderHooks;
   private destroyed = false;
 
   constructor(options: CompositorOptions) {
     this.cols = Math.max(1, options.cols);
     this.rows = Math.max(1, options.rows);
+    this.hooks = options.hooks ?? {};
     this.screen = new FuxScreen(options.output, this.cols, this.rows);
+    this.screen.onRowDiffed = this.hooks.rowDiffed?.bind(this.hooks);
     this.widgets = new Widgets(this.screen);
     this.screen.beforeDraw = () => this.paintSelection();
     this.screen.beforeLeave = () => this.restoreSequences();
@@ -85,7 +118,18 @@ export class Compositor {
 
   apply(frame: AttachFrame): void {
     this.state.apply(frame);
+    // New ids only need the cache dropped (an id looked up before it was defined); an id that
+    // now means something else needs every cell repainted.
     if (frame.reset || frame.styles) this.attrs = [];
+    if (frame.reset || this.state.restyled) this.layoutChanged = true;
+    this.state.restyled = false;
+    if (frame.view) {
+      this.tabBarChanged = true;
+      this.statusChanged = true;
+      const layout = layoutKey(frame.view);
+      if (layout !== this.layout) this.layoutChanged = true;
+      this.layout = layout;
+    }
     this.changed = true;
   }
 
@@ -94,8 +138,23 @@ export class Compositor {
    * name ids no frame has sent yet).
    */
   setStyles(styles: Record<string, string>): void {
-    for (const [id, params] of Object.entries(styles)) this.state.styles.set(Number(id), params);
+    if (this.state.addStyles(styles)) this.layoutChanged = true;
     this.attrs = [];
+    this.changed = true;
+  }
+
+  /**
+   * Predicted echo over a pane (or the popup): `p.cells` drawn over the pane's cells at those
+   * pane-local positions, underlined in the cell's colours, and the terminal cursor at
+   * `p.cursor` while it shows (with the pane's cursor shape and visibility). undefined: none.
+   */
+  setPrediction(pane: number, p: Prediction | undefined): void {
+    const old = this.predictions.get(pane);
+    if (samePrediction(old, p)) return;
+    for (const c of old?.cells ?? []) this.state.dirty.row(pane, c.y);
+    for (const c of p?.cells ?? []) this.state.dirty.row(pane, c.y);
+    if (p) this.predictions.set(pane, p);
+    else this.predictions.delete(pane);
     this.changed = true;
   }
 
@@ -104,25 +163,42 @@ export class Compositor {
     return this.state.pane(pane)?.modes;
   }
 
-  /** Composite the current state and write the difference from what the terminal shows. */
+  /**
+   * Composite what changed and write the difference from what the terminal shows. The cost
+   * follows the change: a frame that changed one row composites and compares that row only.
+   */
   render(): void {
     if (this.destroyed || !this.changed) return;
     this.changed = false;
-    if (this.screen.recycleAttributes()) this.attrs = [];
+    if (this.screen.recycleAttributes()) {
+      this.attrs = [];
+      this.layoutChanged = true;
+    }
     const canvas = new Canvas(this.screen.buffer);
     const view = this.state.view;
-    // Widgets first: moving or hiding one clears where it was, which must not wipe fresh paint.
-    const covers = this.widgets.layout(this.popupSpec(canvas, view), this.overlay, this.cols, this.rows);
-    this.paintTabBar(canvas, view);
-    this.paintArea(canvas, view);
-    this.paintStatus(canvas, view);
-    for (const rect of covers) canvas.splitAt(rect);
-    // Screen.render renders the widgets over what was painted, then calls FuxScreen.draw.
+    // A selection is inverted in place over whatever is under it (widgets too): while one
+    // shows, each render starts from a fresh composite.
+    if (this.layoutChanged || this.selection) {
+      // Widgets first: moving or hiding one clears where it was, which must not wipe fresh paint.
+      this.covers = this.widgets.layout(this.popupSpec(view), this.overlay, this.cols, this.rows);
+      this.paintTabBar(canvas, view);
+      this.paintArea(canvas, view);
+      this.paintStatus(canvas, view);
+    } else {
+      if (this.tabBarChanged) this.paintTabBar(canvas, view);
+      if (this.statusChanged) this.paintStatus(canvas, view);
+      this.paintChangedRows(canvas, view);
+    }
+    this.layoutChanged = false;
+    this.tabBarChanged = false;
+    this.statusChanged = false;
+    this.state.dirty.clear();
+    for (const rect of this.covers) canvas.splitAt(rect);
+    // Screen.render renders the widgets over what was painted (each shown one repaints its
+    // rect: a pane row painted under it is covered again), then calls FuxScreen.draw.
     this.screen.render();
-    let out = this.screen.takeDraw();
-    out += this.cursor.update(this.cursorTarget(view), this.screen.at);
-    if (out.length > SYNC_BYTES) out = `\x1b[?2026h${out}\x1b[?2026l`;
-    this.screen.queue(out);
+    const out = this.screen.takeDraw() + this.cursor.update(this.cursorTarget(view), this.screen.at);
+    if (out !== '') this.screen.queue(SYNC_START + out + SYNC_END);
     this.screen.flush();
   }
 
@@ -132,6 +208,7 @@ export class Compositor {
     this.rows = Math.max(1, rows);
     this.screen.resizeTo(this.cols, this.rows);
     this.changed = true;
+    this.layoutChanged = true;
     this.screen.flush();
   }
 
@@ -161,23 +238,29 @@ export class Compositor {
   }
 
   setMode(text: string | undefined): void {
-    this.mode = text || undefined;
+    const mode = text || undefined;
+    if (mode === this.mode) return;
+    this.mode = mode;
+    this.statusChanged = true;
     this.changed = true;
   }
 
   setOverlay(overlay: Overlay | undefined): void {
     this.overlay = overlay;
+    this.layoutChanged = true;
     this.changed = true;
   }
 
   setCopyView(view: CopyView | undefined): void {
     this.copy = view;
+    this.layoutChanged = true;
     this.changed = true;
   }
 
   /** A mouse selection, in screen coordinates, shown inverse. */
   setSelection(selection: SelectionRow[] | undefined): void {
     this.selection = selection && selection.length > 0 ? selection : undefined;
+    this.layoutChanged = true;
     this.changed = true;
   }
 
@@ -222,6 +305,7 @@ export class Compositor {
   };
 
   private paintTabBar(canvas: Canvas, view: AttachView | undefined): void {
+    this.hooks.rowComposited?.(0);
     const bar = this.screen.sgr.attr(theme.bar);
     canvas.fill({ x: 0, y: 0, cols: this.cols, rows: 1 }, bar);
     this.tabs = [];
@@ -238,6 +322,7 @@ export class Compositor {
   private paintStatus(canvas: Canvas, view: AttachView | undefined): void {
     const y = this.rows - 1;
     if (y < 1) return;
+    this.hooks.rowComposited?.(y);
     canvas.fill({ x: 0, y, cols: this.cols, rows: 1 }, this.screen.sgr.attr(theme.bar));
     const end = this.paintSegments(canvas, 0, y, statusLeft(view, this.mode), this.cols);
     const right = statusRight(view);
@@ -253,10 +338,16 @@ export class Compositor {
     return x;
   }
 
+  /** The part of the view's area the screen shows (the view may lag a resize). */
+  private areaOf(view: AttachView): Rect {
+    return { x: 0, y: 0, cols: Math.min(this.cols, view.cols), rows: Math.min(this.rows - 2, view.rows) };
+  }
+
   /** Rows 1..rows-2: the visible panes at their rects, and the separators between them. */
   private paintArea(canvas: Canvas, view: AttachView | undefined): void {
     const rows = this.rows - 2;
     if (rows <= 0) return;
+    for (let y = 1; y <= rows; y++) this.hooks.rowComposited?.(y);
     const blank = this.attrOf(0);
     if (!view || view.panes.length === 0) {
       canvas.fill({ x: 0, y: 1, cols: this.cols, rows }, blank);
@@ -264,11 +355,13 @@ export class Compositor {
     }
     // Panes and separators cover the view's area; what it does not reach (a resize the server
     // has not caught up with) is blank.
-    const area = { x: 0, y: 0, cols: Math.min(this.cols, view.cols), rows: Math.min(rows, view.rows) };
+    const area = this.areaOf(view);
     if (area.cols < this.cols) canvas.fill({ x: area.cols, y: 1, cols: this.cols - area.cols, rows }, blank);
     if (area.rows < rows)
       canvas.fill({ x: 0, y: 1 + area.rows, cols: area.cols, rows: rows - area.rows }, blank);
-    for (const pane of view.panes) this.paintPane(canvas, pane.id, pane, area);
+    for (const pane of view.panes) {
+      for (let r = 0; r < pane.rows; r++) this.paintPaneRow(canvas, pane, r, area);
+    }
     const focused = view.panes.find((p) => p.focused);
     const border = this.screen.sgr.attr(theme.border);
     const active = this.screen.sgr.attr(theme.activeBorder);
@@ -277,51 +370,92 @@ export class Compositor {
     }
   }
 
-  /** A pane's cells at its rect (area coordinates), clipped to `area`: the copy view's rows while in copy mode. */
-  private paintPane(canvas: Canvas, id: number, rect: Rect, area: Rect): void {
-    const mirror = this.state.pane(id);
-    const copy = this.copy?.pane === id ? this.copy : undefined;
-    const lines = copy ? copy.lines : mirror?.lines;
-    const x0 = Math.max(rect.x, area.x);
-    const cols = Math.min(rect.x + rect.cols, area.x + area.cols) - x0;
-    if (cols <= 0) return;
-    for (let r = 0; r < rect.rows; r++) {
-      const ay = rect.y + r;
-      if (ay < area.y || ay >= area.y + area.rows) continue;
-      const row = lines?.[r];
-      canvas.cells(x0, ay + 1, row, cols, this.attrOf, x0 - rect.x);
-    }
-    if (!copy) return;
-    const right = x0 + cols;
-    const inverse = (attr: number): number => this.screen.sgr.inverse(attr);
-    for (const s of copy.selection) {
-      if (s.y < 0 || s.y >= rect.rows) continue;
-      canvas.mapAttrs(
-        rect.y + s.y + 1,
-        Math.max(x0, rect.x + s.from),
-        Math.min(right, rect.x + s.to),
-        inverse,
-      );
-    }
-    if (copy.label) {
-      const at = Math.max(x0, right - textWidth(copy.label));
-      canvas.text(at, rect.y + 1, copy.label, this.screen.sgr.attr(theme.copyLabel), right);
+  /** Only the pane rows that frames (or a prediction) changed since the last render. */
+  private paintChangedRows(canvas: Canvas, view: AttachView | undefined): void {
+    if (!view || this.rows - 2 <= 0) return;
+    const area = this.areaOf(view);
+    for (const pane of view.panes) {
+      const changed = this.state.dirty.of(pane.id);
+      if (changed === undefined) continue;
+      if (changed === 'all') {
+        for (let r = 0; r < pane.rows; r++) this.paintPaneRow(canvas, pane, r, area);
+      } else {
+        for (const r of changed) if (r < pane.rows) this.paintPaneRow(canvas, pane, r, area);
+      }
     }
   }
 
-  private popupSpec(canvas: Canvas, view: AttachView | undefined): PopupFrameSpec | undefined {
+  /**
+   * Row r of a pane at its rect (area coordinates), clipped to `area`: the copy view's row (its
+   * selection, its label) while in copy mode, else the mirror's with any predicted echo over it.
+   */
+  private paintPaneRow(canvas: Canvas, pane: ViewPane, r: number, area: Rect): void {
+    const ay = pane.y + r;
+    if (ay < area.y || ay >= area.y + area.rows) return;
+    const x0 = Math.max(pane.x, area.x);
+    const right = Math.min(pane.x + pane.cols, area.x + area.cols);
+    if (right <= x0) return;
+    const y = ay + 1;
+    this.hooks.rowComposited?.(y);
+    const copy = this.copy?.pane === pane.id ? this.copy : undefined;
+    const row = copy ? copy.lines[r] : this.state.pane(pane.id)?.lines[r];
+    canvas.cells(x0, y, row, right - x0, this.attrOf, x0 - pane.x);
+    if (!copy) {
+      this.paintPrediction(canvas, pane.id, r, pane.x, y, x0, right);
+      return;
+    }
+    for (const s of copy.selection) {
+      if (s.y !== r) continue;
+      canvas.mapAttrs(y, Math.max(x0, pane.x + s.from), Math.min(right, pane.x + s.to), this.inverse);
+    }
+    if (copy.label && r === 0) {
+      const at = Math.max(x0, right - textWidth(copy.label));
+      canvas.text(at, y, copy.label, this.screen.sgr.attr(theme.copyLabel), right);
+    }
+  }
+
+  /** The predicted characters of row r of `pane`, whose column 0 is screen x `left`, within [from, to). */
+  private paintPrediction(
+    canvas: Canvas,
+    pane: number,
+    r: number,
+    left: number,
+    y: number,
+    from: number,
+    to: number,
+  ): void {
+    const prediction = this.predictions.get(pane);
+    if (!prediction) return;
+    for (const c of prediction.cells) {
+      const x = left + c.x;
+      if (c.y !== r || c.x < 0 || x < from || x >= to) continue;
+      canvas.overwrite(x, y, predictedChar(c.ch), this.underline);
+    }
+  }
+
+  private readonly inverse = (attr: number): number => this.screen.sgr.inverse(attr);
+  private readonly underline = (attr: number): number => this.screen.sgr.underline(attr);
+
+  /**
+   * The popup's frame and content. Its Box repaints its whole rect on every render, so its
+   * content is painted every render too (a popup is small).
+   */
+  private popupSpec(view: AttachView | undefined): PopupFrameSpec | undefined {
     const popup = view?.popup;
     if (!popup) return undefined;
     const rect = { x: popup.x, y: popup.y + 1, cols: popup.cols, rows: popup.rows };
-    const mirror = () => this.state.pane(popup.id)?.lines;
     return {
       rect,
       title: popup.title,
       paint: () => {
-        const lines = mirror();
+        const canvas = new Canvas(this.screen.buffer);
+        const lines = this.state.pane(popup.id)?.lines;
+        const cols = Math.min(rect.cols, this.cols - rect.x);
         for (let r = 0; r < rect.rows; r++) {
-          if (rect.y + r >= this.rows - 1) break;
-          canvas.cells(rect.x, rect.y + r, lines?.[r], Math.min(rect.cols, this.cols - rect.x), this.attrOf);
+          const y = rect.y + r;
+          if (y >= this.rows - 1) break;
+          canvas.cells(rect.x, y, lines?.[r], cols, this.attrOf);
+          this.paintPrediction(canvas, popup.id, r, rect.x, y, rect.x, rect.x + cols);
         }
       },
     };
@@ -331,8 +465,7 @@ export class Compositor {
   private paintSelection(): void {
     if (!this.selection) return;
     const canvas = new Canvas(this.screen.buffer);
-    const inverse = (attr: number): number => this.screen.sgr.inverse(attr);
-    for (const s of this.selection) canvas.mapAttrs(s.y, s.from, s.to, inverse);
+    for (const s of this.selection) canvas.mapAttrs(s.y, s.from, s.to, this.inverse);
   }
 
   /** Where the terminal's cursor goes: the popup's, the copy cursor, or the focused pane's; hidden under help or the picker. */
@@ -343,7 +476,7 @@ export class Compositor {
     if (view.popup) {
       const mirror = this.state.pane(view.popup.id);
       if (!mirror || !mirror.cursor.visible) return undefined;
-      return this.within(view.popup, mirror.cursor, mirror.cursor, areaRows);
+      return this.within(view.popup, this.cursorOf(view.popup, mirror.cursor), mirror.cursor, areaRows);
     }
     const focused = view.panes.find((p) => p.focused);
     if (!focused) return undefined;
@@ -352,7 +485,17 @@ export class Compositor {
     }
     const mirror = this.state.pane(focused.id);
     if (!mirror || !mirror.cursor.visible) return undefined;
-    return this.within(focused, mirror.cursor, mirror.cursor, areaRows);
+    return this.within(focused, this.cursorOf(focused, mirror.cursor), mirror.cursor, areaRows);
+  }
+
+  /**
+   * A pane's cursor: where a prediction puts it while one shows (kept on the pane's last column
+   * when it points past it, where a terminal leaves a cursor with a wrap pending), else the server's.
+   */
+  private cursorOf(pane: Rect & { id: number }, server: { x: number; y: number }): { x: number; y: number } {
+    const predicted = this.predictions.get(pane.id)?.cursor;
+    if (!predicted) return server;
+    return { x: Math.min(predicted.x, pane.cols - 1), y: predicted.y };
   }
 
   private within(
@@ -367,6 +510,15 @@ export class Compositor {
     if (x >= this.cols || y >= areaRows) return undefined;
     return { x, y: y + 1, shape: look.shape, blink: look.blink };
   }
+}
+
+/** What decides where panes, separators and the popup are: a change of it repaints the whole area. */
+function layoutKey(view: AttachView): string {
+  let key = `${view.cols}x${view.rows}`;
+  for (const p of view.panes) key += ` ${p.id}:${p.x},${p.y},${p.cols},${p.rows}${p.focused ? '*' : ''}`;
+  const popup = view.popup;
+  if (popup) key += ` popup ${popup.id}:${popup.x},${popup.y},${popup.cols},${popup.rows}:${popup.title}`;
+  return key;
 }
 
 function inside(rect: Rect, x: number, y: number): boolean {

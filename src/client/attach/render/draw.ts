@@ -10,20 +10,28 @@ export interface TerminalPosition {
 /** Unchanged cells this short are rewritten rather than jumped over (when the rendition allows). */
 const REWRITE_GAP = 3;
 
+/** Where drawing left the terminal: its cursor, and the rendition last set (SGR). */
+export interface Pen {
+  at: TerminalPosition;
+  attr: number;
+}
+
 /**
- * Makes every row of `back` writable as it stands: a right half with no glyph before it (a
- * widget covered the glyph) becomes a blank. The compositor blanks a pane's wide glyph that a
- * widget's rect would cut before the widget renders (Canvas.splitAt), so a glyph never loses
- * its right half here; nothing on screen ever shows half a wide glyph.
+ * Makes a row writable as it stands: a right half with no glyph before it (a widget covered
+ * the glyph) becomes a blank. The compositor blanks a pane's wide glyph that a widget's rect
+ * would cut before the widget renders (Canvas.splitAt), so a glyph never loses its right half
+ * here; nothing on screen ever shows half a wide glyph.
  */
-export function settleWideCells(back: ScreenLine[]): void {
-  for (const line of back) {
-    for (let x = 0; x < line.length; x++) {
-      const cell = line[x]!;
-      if (cell[1] === WIDE_RIGHT) cell[1] = ' ';
-      else if (line[x + 1]?.[1] === WIDE_RIGHT) x++; // a well-formed pair
-    }
+export function settleWideLine(line: ScreenLine): void {
+  for (let x = 0; x < line.length; x++) {
+    const cell = line[x]!;
+    if (cell[1] === WIDE_RIGHT) cell[1] = ' ';
+    else if (line[x + 1]?.[1] === WIDE_RIGHT) x++; // a well-formed pair
   }
+}
+
+export function settleWideCells(back: ScreenLine[]): void {
+  for (const line of back) settleWideLine(line);
 }
 
 /**
@@ -39,59 +47,75 @@ export function diffDraw(
   at: TerminalPosition,
   firstRow = 0,
 ): string {
+  const pen: Pen = { at, attr: DEFAULT_ATTR };
   let out = '';
-  let attr = DEFAULT_ATTR;
-  for (let row = 0; row < back.length; row++) {
-    const y = firstRow + row;
-    const line = back[row]!;
-    const old = front[row]!;
-    const cols = line.length;
-    for (let x = 0; x < cols; x++) {
-      const cell = line[x]!;
-      const wide = x + 1 < cols && line[x + 1]![1] === WIDE_RIGHT;
-      const o = old[x]!;
-      // A glyph that was wide and is now narrow (or the reverse) changed even if its text did not.
-      const wasWide = x + 1 < cols && old[x + 1]![1] === WIDE_RIGHT;
-      if (
-        o[0] === cell[0] &&
-        o[1] === cell[1] &&
-        wide === wasWide &&
-        (!wide || sameCell(old[x + 1]!, line[x + 1]!))
-      ) {
-        if (wide) x++;
-        continue;
-      }
-      // Move there: rewrite a short run of unchanged narrow cells in the current rendition, else jump.
-      if (at.y === y && at.x >= 0 && at.x <= x) {
-        const gap = x - at.x;
-        if (gap > 0) {
-          if (gap <= REWRITE_GAP && rewritable(line, at.x, x, attr)) {
-            for (let i = at.x; i < x; i++) out += line[i]![1];
-          } else out += gap === 1 ? '\x1b[C' : `\x1b[${gap}C`;
-        }
-      } else {
-        out += x === 0 ? `\x1b[${y + 1}H` : `\x1b[${y + 1};${x + 1}H`;
-      }
-      if (cell[0] !== attr) {
-        const params = paramsOf(cell[0]);
-        out += params === '' ? '\x1b[m' : `\x1b[0;${params}m`;
-        attr = cell[0];
-      }
-      out += printable(cell[1]);
-      o[0] = cell[0];
-      o[1] = cell[1];
-      if (wide) {
-        const right = old[x + 1]!;
-        right[0] = line[x + 1]![0];
-        right[1] = WIDE_RIGHT;
-        x++;
-      }
-      // Writing the last column leaves a pending wrap: the next write must position itself.
-      at.y = y;
-      at.x = x + 1 >= cols ? -1 : x + 1;
+  for (let row = 0; row < back.length; row++)
+    out += diffLine(back[row]!, front[row]!, firstRow + row, paramsOf, pen);
+  return out + penUp(pen);
+}
+
+/** Back to the default rendition if drawing left another one set. */
+export function penUp(pen: Pen): string {
+  if (pen.attr === DEFAULT_ATTR) return '';
+  pen.attr = DEFAULT_ATTR;
+  return '\x1b[m';
+}
+
+/** diffDraw for one row, screen row `y`, leaving the rendition set in `pen` (end with penUp). */
+export function diffLine(
+  line: ScreenLine,
+  old: ScreenLine,
+  y: number,
+  paramsOf: (attr: number) => string,
+  pen: Pen,
+): string {
+  const at = pen.at;
+  let out = '';
+  const cols = line.length;
+  for (let x = 0; x < cols; x++) {
+    const cell = line[x]!;
+    const o = old[x]!;
+    const wide = x + 1 < cols && line[x + 1]![1] === WIDE_RIGHT;
+    // A glyph that was wide and is now narrow (or the reverse) changed even if its text did not.
+    const wasWide = x + 1 < cols && old[x + 1]![1] === WIDE_RIGHT;
+    if (
+      o[0] === cell[0] &&
+      o[1] === cell[1] &&
+      wide === wasWide &&
+      (!wide || sameCell(old[x + 1]!, line[x + 1]!))
+    ) {
+      if (wide) x++;
+      continue;
     }
+    // Move there: rewrite a short run of unchanged narrow cells in the current rendition, else jump.
+    if (at.y === y && at.x >= 0 && at.x <= x) {
+      const gap = x - at.x;
+      if (gap > 0) {
+        if (gap <= REWRITE_GAP && rewritable(line, at.x, x, pen.attr)) {
+          for (let i = at.x; i < x; i++) out += line[i]![1];
+        } else out += gap === 1 ? '\x1b[C' : `\x1b[${gap}C`;
+      }
+    } else {
+      out += x === 0 ? `\x1b[${y + 1}H` : `\x1b[${y + 1};${x + 1}H`;
+    }
+    if (cell[0] !== pen.attr) {
+      const params = paramsOf(cell[0]);
+      out += params === '' ? '\x1b[m' : `\x1b[0;${params}m`;
+      pen.attr = cell[0];
+    }
+    out += printable(cell[1]);
+    o[0] = cell[0];
+    o[1] = cell[1];
+    if (wide) {
+      const right = old[x + 1]!;
+      right[0] = line[x + 1]![0];
+      right[1] = WIDE_RIGHT;
+      x++;
+    }
+    // Writing the last column leaves a pending wrap: the next write must position itself.
+    at.y = y;
+    at.x = x + 1 >= cols ? -1 : x + 1;
   }
-  if (attr !== DEFAULT_ATTR) out += '\x1b[m';
   return out;
 }
 

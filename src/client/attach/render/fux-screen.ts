@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import type { ScreenLine } from './cells';
-import { diffDraw, settleWideCells, type TerminalPosition } from './draw';
+import { diffLine, penUp, settleWideLine, type Pen, type TerminalPosition } from './draw';
 import { OutputSink, type TerminalOutput } from './output-sink';
-import { SgrTable } from './sgr';
+import { DEFAULT_ATTR, SgrTable } from './sgr';
 import { withXtermTerminfo } from './terminfo';
 import { unblessed } from './unblessed';
 
@@ -21,7 +21,8 @@ interface ProgramHandle {
  * - Cells: unblessed's packed attributes cannot hold what panes show. The buffer also holds
  *   extended attributes (see sgr.ts), and `draw` is replaced by a diffing draw (draw.ts) that
  *   writes both kinds, box-drawing characters as Unicode (never ACS `ESC ( 0`), each wide glyph
- *   once over both its cells, and nothing for an unchanged frame.
+ *   once over both its cells, and nothing for an unchanged frame; it compares only the rows
+ *   marked dirty, so a frame's cost follows what it changed.
  * - Output: `draw` only collects the bytes (takeDraw); the compositor adds the cursor and writes
  *   a frame in one piece. Program writes to an OutputSink, never to the real stream.
  * - Input: a dummy stream. The orchestrator owns stdin; the compositor never reads keys, and
@@ -38,7 +39,11 @@ export class FuxScreen extends unblessed.Screen {
   beforeDraw: (() => void) | undefined;
   /** Runs first when the screen is destroyed (also by unblessed's exit handler): the restore sequences. */
   beforeLeave: (() => string) | undefined;
+  /** Told each row the draw compared with the terminal (tests count them). */
+  onRowDiffed: ((y: number) => void) | undefined;
   private collected = '';
+  private readonly pen: Pen = { at: this.at, attr: DEFAULT_ATTR };
+  private readonly paramsOf = (attr: number): string => this.sgr.paramsOf(attr);
 
   constructor(output: TerminalOutput, cols: number, rows: number) {
     const sink = new OutputSink(output, cols, rows);
@@ -70,16 +75,27 @@ export class FuxScreen extends unblessed.Screen {
     return this.olines as ScreenLine[];
   }
 
-  /** unblessed calls this only from Screen.render, always for every row. */
+  /**
+   * unblessed calls this only from Screen.render, always for every row. Only rows marked dirty
+   * are compared (as unblessed's own draw does): whatever writes into the buffer (Canvas, the
+   * widgets) marks the rows it changes.
+   */
   override draw(start: number, end: number): void {
     this.beforeDraw?.();
-    const back = this.buffer.slice(start, end + 1);
-    settleWideCells(back);
+    const back = this.buffer;
+    const front = this.front;
     // unblessed queues a few sequences of its own in _buf; they go first.
     let out = this._buf;
     this._buf = '';
-    out += diffDraw(back, this.front.slice(start, end + 1), (a) => this.sgr.paramsOf(a), this.at, start);
-    this.collected += out;
+    for (let y = Math.max(0, start); y <= end && y < back.length; y++) {
+      const line = back[y]!;
+      if (!line.dirty) continue;
+      line.dirty = false;
+      settleWideLine(line);
+      out += diffLine(line, front[y]!, y, this.paramsOf, this.pen);
+      this.onRowDiffed?.(y);
+    }
+    this.collected += out + penUp(this.pen);
   }
 
   /** The bytes draw collected since the last call. */
@@ -135,6 +151,7 @@ export class FuxScreen extends unblessed.Screen {
     if (!this.sgr.full) return false;
     this.sgr.clear();
     for (const line of this.front) for (const cell of line) cell[0] = -1;
+    for (const line of this.buffer) line.dirty = true;
     return true;
   }
 }

@@ -65,6 +65,7 @@ export class SgrTable {
   private readonly ids = new Map<string, number>();
   private readonly params: string[] = [];
   private readonly inverted = new Map<number, number>();
+  private readonly underlined = new Map<number, number>();
 
   constructor(private readonly limit = 1 << 16) {}
 
@@ -97,6 +98,17 @@ export class SgrTable {
     return out;
   }
 
+  /** The same cell underlined, colours kept (predicted local echo). */
+  underline(attr: number): number {
+    let out = this.underlined.get(attr);
+    if (out === undefined) {
+      const params = this.paramsOf(attr);
+      out = this.attr(params === '' ? '4' : `${params};4`);
+      this.underlined.set(attr, out);
+    }
+    return out;
+  }
+
   get full(): boolean {
     return this.params.length >= this.limit;
   }
@@ -105,5 +117,6 @@ export class SgrTable {
     this.ids.clear();
     this.params.length = 0;
     this.inverted.clear();
+    this.underlined.clear();
   }
 }

@@ -6,6 +6,7 @@ import type {
   PaneUpdate,
 } from '../../../server/attach/protocol';
 import { blankCell, expandRow, type Cell } from '../runs';
+import { DirtyRows } from './dirty';
 
 /** What the client holds of one pane: its viewport cells, cursor and input modes. */
 export interface PaneMirror {
@@ -50,6 +51,13 @@ export class AttachState {
   seq = -1;
   /** Why the session ended, once the server said so. */
   ended: string | undefined;
+  /**
+   * Pane rows that frames changed since the compositor last painted them (it clears this);
+   * a cursor or modes update changes no row.
+   */
+  readonly dirty = new DirtyRows();
+  /** A frame gave a known style id other parameters since the compositor last looked (it clears this). */
+  restyled = false;
   private readonly panes = new Map<number, PaneMirror>();
 
   apply(frame: AttachFrame): void {
@@ -59,10 +67,10 @@ export class AttachState {
       this.panes.clear();
       this.styles.clear();
       this.view = undefined;
+      this.dirty.forget();
     }
     if (frame.view) this.view = frame.view;
-    if (frame.styles)
-      for (const [id, params] of Object.entries(frame.styles)) this.styles.set(Number(id), params);
+    if (frame.styles && this.addStyles(frame.styles)) this.restyled = true;
     if (frame.panes) {
       for (const [id, update] of Object.entries(frame.panes)) this.applyPane(Number(id), update);
     }
@@ -71,6 +79,21 @@ export class AttachState {
 
   pane(id: number): PaneMirror | undefined {
     return this.panes.get(id);
+  }
+
+  /**
+   * Adds styles to the table (a frame's, or a history answer's). Returns whether an id already
+   * known now means something else: cells drawn with it are stale, and all must be repainted.
+   */
+  addStyles(styles: Record<string, string>): boolean {
+    let redefined = false;
+    for (const [key, params] of Object.entries(styles)) {
+      const id = Number(key);
+      const old = this.styles.get(id);
+      if (old !== undefined && old !== params) redefined = true;
+      this.styles.set(id, params);
+    }
+    return redefined;
   }
 
   private applyPane(id: number, update: PaneUpdate): void {
@@ -86,16 +109,21 @@ export class AttachState {
       };
       pane.lines = blankRows(pane.rows, pane.cols);
       this.panes.set(id, pane);
+      this.dirty.pane(id);
     } else if (
       (update.cols !== undefined && update.cols !== pane.cols) ||
       (update.rows !== undefined && update.rows !== pane.rows)
     ) {
       resizePane(pane, update.cols ?? pane.cols, update.rows ?? pane.rows);
+      this.dirty.pane(id);
     }
     if (update.lines) {
       for (const [index, row] of Object.entries(update.lines)) {
         const y = Number(index);
-        if (Number.isInteger(y) && y >= 0 && y < pane.rows) pane.lines[y] = expandRow(row, pane.cols);
+        if (Number.isInteger(y) && y >= 0 && y < pane.rows) {
+          pane.lines[y] = expandRow(row, pane.cols);
+          this.dirty.row(id, y);
+        }
       }
     }
     if (update.cursor) pane.cursor = update.cursor;
