@@ -315,4 +315,24 @@ describe('fux attached in a real terminal', () => {
     // C-a went to the shell; C-b - split down (the panes are stacked, not side by side).
     expect(ws.panes.map((p) => p.x)).toEqual([0, 0]);
   });
+
+  test('predictive echo shows typed text at once, underlined, and takes it back when the program does not echo', async () => {
+    const t = outer.open('w-predict', 80, 24, `FUX_PREDICT=always ${fuxCommand('w-predict')}`);
+    await outer.waitFor(t, prompt, 'the shell prompt in fux');
+    outer.keys(t, ['stty -echo; echo silent-ready; cat > /dev/null'], true);
+    outer.keys(t, ['Enter']);
+    await outer.waitFor(t, (l) => l.some((x) => x.startsWith('silent-ready')), 'echo off');
+    outer.keys(t, ['guess'], true);
+    const shown = await outer.waitFor(
+      t,
+      (l) => l.some((x) => x.startsWith('guess')),
+      'the predicted text',
+      5_000,
+    );
+    const row = shown.findIndex((x) => x.startsWith('guess'));
+    // Marked as a guess: underlined.
+    expect(outer.screen(t, true, { from: row, to: row })[0]).toMatch(/\x1b\[4m.*g/);
+    // The server never echoes it: the guess is taken back.
+    await outer.waitFor(t, (l) => !l.some((x) => x.startsWith('guess')), 'the guess withdrawn', 5_000);
+  });
 });

@@ -86,7 +86,7 @@ export class Predictor {
    */
   update(pane: number, screen: PaneScreen): void {
     if (pane !== this.pane) return;
-    const grace = (this.srtt ?? 0) * 2 + GRACE_MS;
+    const grace = this.grace();
     const now = this.now();
     const keep: Pending[] = [];
     for (const p of this.pending) {
@@ -103,6 +103,19 @@ export class Predictor {
     }
     this.pending = keep;
     if (this.pending.length === 0) this.suspended = false;
+  }
+
+  /**
+   * When the oldest guess runs out of grace: the caller calls `update` then, because a program
+   * that never echoes sends no frame that would.
+   */
+  deadline(): number | undefined {
+    const first = this.pending[0];
+    return first === undefined ? undefined : first.at + this.grace();
+  }
+
+  private grace(): number {
+    return (this.srtt ?? 0) * 2 + GRACE_MS;
   }
 
   /** What to draw over the pane now, and where its cursor should show. */

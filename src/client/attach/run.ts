@@ -11,6 +11,7 @@ import type { AttachAction, AttachFrame } from '../../server/attach/protocol';
 import { Compositor } from './render/compositor';
 import { InputDecoder } from './input/decoder';
 import { Controller } from './controller';
+import { Predictor, predictModeFrom, type PaneScreen } from './predict';
 
 export type AttachClient = TRPCClient<RemoteRouter>;
 
@@ -47,9 +48,6 @@ export interface AttachOutcome {
   detached: boolean;
 }
 
-/** Repaints are paced to the terminal: at most one per this many ms. */
-const REPAINT_MS = 1000 / 60;
-
 export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> {
   const { input, output } = opts;
   // Connect before touching the terminal: a server that cannot be reached is a plain error.
@@ -62,20 +60,41 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
   const done = new Promise<AttachOutcome>((r) => (finish = r));
   let over = false;
 
-  // Repaint pacing: the first change paints at once, later ones at most once per REPAINT_MS.
-  let lastPaint = -Infinity;
-  let paintTimer: NodeJS.Timeout | undefined;
+  // The server paces frames; the client paints once per turn of the event loop, after every frame
+  // and key that arrived in it, so a burst costs one paint and a lone echo paints at once.
+  let paintQueued = false;
   const redraw = (): void => {
-    if (paintTimer || over) return;
-    const wait = lastPaint + REPAINT_MS - performance.now();
-    const paint = (): void => {
-      paintTimer = undefined;
-      if (over) return;
-      lastPaint = performance.now();
-      compositor.render();
-    };
-    if (wait <= 0) paint();
-    else paintTimer = setTimeout(paint, wait);
+    if (paintQueued || over) return;
+    paintQueued = true;
+    setImmediate(() => {
+      paintQueued = false;
+      if (!over) compositor.render();
+    });
+  };
+
+  const predictor = new Predictor(predictModeFrom(opts.env));
+  let predicted: number | undefined;
+  /** Show what the predictor has for the pane keys go to (and nothing on the one they went to before). */
+  let predictionTimer: NodeJS.Timeout | undefined;
+  const showPrediction = (): void => {
+    const target = controller.target();
+    if (predicted !== undefined && predicted !== target) compositor.setPrediction(predicted, undefined);
+    predicted = target;
+    if (target !== undefined) compositor.setPrediction(target, predictor.overlay(target));
+    // A guess the program never answers is taken back at its deadline: no frame would do it.
+    if (predictionTimer) clearTimeout(predictionTimer);
+    const deadline = predictor.deadline();
+    if (deadline === undefined) return;
+    predictionTimer = setTimeout(
+      () => {
+        predictionTimer = undefined;
+        const screen = target === undefined ? undefined : paneScreen(compositor, target);
+        if (target !== undefined && screen) predictor.update(target, screen);
+        showPrediction();
+        redraw();
+      },
+      Math.max(0, deadline - Date.now()) + 1,
+    );
   };
 
   const call = (p: Promise<unknown>): void => {
@@ -93,7 +112,15 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
     outbox = [];
     if (!transport || !client) return;
     for (const { pane, data, binary } of batch) {
-      call(transport.client.attach.input.mutate({ client, pane, data, binary: binary || undefined }));
+      const sent = performance.now();
+      const reply = transport.client.attach.input.mutate({ client, pane, data, binary: binary || undefined });
+      call(reply.then(() => predictor.roundTrip(performance.now() - sent)));
+      const screen = paneScreen(compositor, pane);
+      if (!binary && screen && pane === controller.target()) {
+        predictor.typed(pane, data, screen);
+        showPrediction();
+        redraw();
+      }
     }
   };
   const queueInput = (pane: number, data: string, binary: boolean): void => {
@@ -126,6 +153,9 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
     compositor.apply(frame);
     if (frame.view) controller.setView(frame.view);
     const target = controller.target();
+    const screen = target === undefined ? undefined : paneScreen(compositor, target);
+    if (target !== undefined && screen) predictor.update(target, screen);
+    showPrediction();
     compositor.setKeyModes(target === undefined ? undefined : compositor.modesOf(target));
     if (frame.bell?.length) compositor.write('\x07');
     redraw();
@@ -210,7 +240,7 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
     if (over) return;
     over = true;
     stopNotices?.();
-    if (paintTimer) clearTimeout(paintTimer);
+    if (predictionTimer) clearTimeout(predictionTimer);
     if (escTimer) clearTimeout(escTimer);
     input.off('data', feed);
     output.off('resize', onResize);
@@ -228,4 +258,15 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
   output.on('resize', onResize);
   subscribe(transport);
   return done;
+}
+
+/** A pane as the server last drew it, for the predictor to check its guesses against. */
+function paneScreen(compositor: Compositor, pane: number): PaneScreen | undefined {
+  const mirror = compositor.state.pane(pane);
+  if (!mirror) return undefined;
+  return {
+    charAt: (x, y) => mirror.lines[y]?.[x]?.ch || ' ',
+    cursor: mirror.cursor,
+    cols: mirror.cols,
+  };
 }

@@ -58,6 +58,22 @@ describe('predictive local echo', () => {
     expect(p.overlay(1)).toBeUndefined();
   });
 
+  test('the deadline is when the oldest guess runs out of grace', () => {
+    const clock = { t: 100 };
+    const p = slowPredictor(clock);
+    expect(p.deadline()).toBeUndefined();
+    p.typed(1, 'ab', screen('$ ', 2));
+    const deadline = p.deadline()!;
+    expect(deadline).toBeGreaterThan(100);
+    clock.t = deadline - 1;
+    p.update(1, screen('$ ', 2));
+    expect(p.overlay(1)).toBeDefined();
+    clock.t = deadline + 1;
+    p.update(1, screen('$ ', 2));
+    expect(p.overlay(1)).toBeUndefined();
+    expect(p.deadline()).toBeUndefined();
+  });
+
   test('the echo landing elsewhere is a wrong guess at once', () => {
     const clock = { t: 0 };
     const p = slowPredictor(clock);
