@@ -331,7 +331,9 @@ describe('fux attached in a real terminal', () => {
     );
     const row = shown.findIndex((x) => x.startsWith('guess'));
     // Marked as a guess: underlined.
-    expect(outer.screen(t, true, { from: row, to: row })[0]).toMatch(/\x1b\[4m.*g/);
+    const [cells] = await cellsOf(outer.screen(t, true, { from: row, to: row }), 80);
+    expect(cells!.split(' ').slice(0, 5).map((c) => c.split('/')[0])).toEqual(['g', 'u', 'e', 's', 's']);
+    expect(cells!.split(' ').slice(0, 5).every((c) => c.split(',')[7] === '1')).toBe(true);
     // The server never echoes it: the guess is taken back.
     await outer.waitFor(t, (l) => !l.some((x) => x.startsWith('guess')), 'the guess withdrawn', 5_000);
   });
