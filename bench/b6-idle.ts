@@ -19,7 +19,7 @@ import { FakeModelServer } from '../test/fake-model/server';
 import { fakeAgent } from './b7-screens';
 import { FuxEventStream } from './lib/fux-events';
 import { FuxServer } from './lib/fux-server';
-import { renderSection, renderSummary, type Benchmark, type BenchOptions, type Section } from './lib/report';
+import type { Benchmark, BenchOptions, Section } from './lib/report';
 import { formatRatio } from './lib/stats';
 import { TmuxServer } from './lib/tmux-server';
 import { sleep, until } from './lib/wait';
@@ -261,14 +261,3 @@ async function run(options: BenchOptions): Promise<Section> {
 }
 
 export const idleCost: Benchmark = { id: 'B6', title: 'idle cost', run };
-
-if (require.main === module) {
-  void (async () => {
-    const section = await idleCost.run({
-      quick: process.argv.includes('--quick'),
-      profile: false,
-      log: (message) => void process.stderr.write(`${message}\n`),
-    });
-    process.stdout.write(`${renderSection(section)}\n${renderSummary([section])}\n`);
-  })();
-}

@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { fakeAgent } from './b7-screens';
 import { FuxEventStream } from './lib/fux-events';
 import { FuxServer } from './lib/fux-server';
-import { renderSection, renderSummary, type Benchmark, type BenchOptions, type Section } from './lib/report';
+import type { Benchmark, BenchOptions, Section } from './lib/report';
 import { formatMs, percentile } from './lib/stats';
 
 const COLS = 120;
@@ -95,14 +95,3 @@ async function run(options: BenchOptions): Promise<Section> {
 }
 
 export const detectLatency: Benchmark = { id: 'B7', title: 'detection latency', run };
-
-if (require.main === module) {
-  void (async () => {
-    const section = await detectLatency.run({
-      quick: process.argv.includes('--quick'),
-      profile: false,
-      log: (message) => void process.stderr.write(`${message}\n`),
-    });
-    process.stdout.write(`${renderSection(section)}\n${renderSummary([section])}\n`);
-  })();
-}

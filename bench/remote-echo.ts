@@ -22,7 +22,7 @@ import { connectUnix, createStreamClient } from '../src/rpc/client';
 import type { RemoteRouter } from '../src/server/attach/router';
 import type { AttachFrame } from '../src/server/attach/protocol';
 import { serverMain } from './lib/repo';
-import { renderSection, renderSummary, type Benchmark, type BenchOptions, type Section } from './lib/report';
+import type { Benchmark, BenchOptions, Section } from './lib/report';
 import { formatMs, median, percentile } from './lib/stats';
 import { sleep, until, within } from './lib/wait';
 
@@ -221,17 +221,3 @@ async function run(options: BenchOptions): Promise<Section> {
 }
 
 export const remoteEcho: Benchmark = { id: 'B9', title: 'remote echo', run };
-
-if (require.main === module) {
-  const quick = process.argv.includes('--quick');
-  void run({ quick, profile: false, log: (m: string) => process.stderr.write(`${m}\n`) }).then(
-    (section) => {
-      process.stdout.write(`${renderSection(section)}\n${renderSummary([section])}\n`);
-      process.exit(0);
-    },
-    (err: unknown) => {
-      process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-      process.exit(1);
-    },
-  );
-}

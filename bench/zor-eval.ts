@@ -19,7 +19,7 @@ import { evaluate } from '../src/zor/rules/evaluate';
 import type { RuleSet } from '../src/zor/rules/rule-set';
 import { loadRuleDirectories } from '../src/zor/rules/sources';
 import { XtermScreenView } from '../src/zor/screen/xterm-screen-view';
-import { renderSection, renderSummary, type Benchmark, type BenchOptions, type Section } from './lib/report';
+import type { Benchmark, BenchOptions, Section } from './lib/report';
 import { formatMs, percentile } from './lib/stats';
 
 const COLS = 200;
@@ -143,14 +143,3 @@ export const zorEval: Benchmark = {
     };
   },
 };
-
-if (require.main === module) {
-  void (async () => {
-    const section = await zorEval.run({
-      quick: process.argv.includes('--quick'),
-      profile: false,
-      log: (message) => void process.stderr.write(`${message}\n`),
-    });
-    process.stdout.write(`${renderSection(section)}\n${renderSummary([section])}\n`);
-  })();
-}

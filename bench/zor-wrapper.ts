@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import * as pty from 'node-pty';
 import { zorScript } from '../test/zor/support/zor-cli';
-import { renderSection, renderSummary, type Benchmark, type BenchOptions, type Section } from './lib/report';
+import type { Benchmark, BenchOptions, Section } from './lib/report';
 import { formatMs, median } from './lib/stats';
 
 const COLS = 200;
@@ -99,14 +99,3 @@ export const zorWrapper: Benchmark = {
     };
   },
 };
-
-if (require.main === module) {
-  void (async () => {
-    const section = await zorWrapper.run({
-      quick: process.argv.includes('--quick'),
-      profile: false,
-      log: (message) => void process.stderr.write(`${message}\n`),
-    });
-    process.stdout.write(`${renderSection(section)}\n${renderSummary([section])}\n`);
-  })();
-}
