@@ -146,6 +146,16 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const onError = ({ error, path: proc }: { error: Error & { code: string }; path?: string }): void =>
     log.warn(`${proc ?? '-'}: ${error.code} ${error.message}`);
   // Remote peers (iroh) get the attach router alone, each stream with its peer's id in the context.
+  /** What every procedure gets, on the unix socket and on an iroh stream alike. */
+  const contextFor = (conn: Context['conn']): Context => ({
+    workspaces,
+    bus,
+    attach,
+    conn,
+    server: control,
+    subscriberQueueLimit: opts.subscriberQueueLimit ?? 1024,
+    log: (message) => log.warn(message),
+  });
   const remote = new RemoteService({
     configDir: paths.configDir,
     network: networkSettings(),
@@ -153,31 +163,13 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     serve: (stream, peer) =>
       createStreamHandler({
         router: remoteRouter,
-        createContext: (conn): Context => ({
-          workspaces,
-          bus,
-          attach,
-          peer,
-          conn,
-          server: control,
-          subscriberQueueLimit: opts.subscriberQueueLimit ?? 1024,
-          log: (message) => log.warn(message),
-        }),
+        createContext: (conn): Context => ({ ...contextFor(conn), peer }),
         onError,
       })(stream),
   });
   const handle = createStreamHandler({
     router: appRouter,
-    createContext: (conn): Context & RemoteContext => ({
-      workspaces,
-      bus,
-      attach,
-      remote,
-      conn,
-      server: control,
-      subscriberQueueLimit: opts.subscriberQueueLimit ?? 1024,
-      log: (message) => log.warn(message),
-    }),
+    createContext: (conn): Context & RemoteContext => ({ ...contextFor(conn), remote }),
     onError,
   });
 

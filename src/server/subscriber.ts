@@ -1,3 +1,4 @@
+import { wakeable } from './wake';
 import type { FuxEvent } from './events';
 
 /** Raised to end a subscription whose reader fell too far behind. */
@@ -67,15 +68,10 @@ export class SubscriberQueue {
       const item = this.items.shift();
       if (item) return item;
       if (signal?.aborted) return undefined;
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          this.wake = undefined;
-          signal?.removeEventListener('abort', done);
-          resolve();
-        };
-        this.wake = done;
-        signal?.addEventListener('abort', done, { once: true });
-      });
+      const sleep = wakeable(signal);
+      this.wake = sleep.wake;
+      await sleep.promise;
+      this.wake = undefined;
     }
   }
 }

@@ -4,6 +4,7 @@ import type { PaneId } from '../layout';
 import type { Workspace } from '../workspace';
 import type { AttachFrame, AttachView, PaneCursor, PaneModes, PaneUpdate, Row } from './protocol';
 import { encodeRow, StyleTable } from './rows';
+import { wakeable } from '../wake';
 
 /** What the session last sent of one pane, to diff against. */
 interface SentPane {
@@ -89,14 +90,10 @@ export class AttachSession {
   /** Resolves when there is something to send (at once if there already is), or when `signal` aborts. */
   changed(signal: AbortSignal | undefined): Promise<void> {
     if (this.pending || signal?.aborted) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const done = (): void => {
-        this.wake = undefined;
-        signal?.removeEventListener('abort', done);
-        resolve();
-      };
-      this.wake = done;
-      signal?.addEventListener('abort', done, { once: true });
+    const sleep = wakeable(signal);
+    this.wake = sleep.wake;
+    return sleep.promise.then(() => {
+      this.wake = undefined;
     });
   }
 
