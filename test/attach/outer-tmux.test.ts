@@ -175,12 +175,20 @@ describe('fux attached in a real terminal', () => {
   });
 
   test('detach leaves the panes running and re-attaching shows them', async () => {
-    const t = await attachIn('w-detach');
+    // A shell around fux keeps the terminal alive after fux exits (tmux can drop what a program
+    // wrote just before it died), and shows fux's exit status.
+    const t = outer.open(
+      'w-detach',
+      80,
+      24,
+      `sh -c '${fuxCommand('w-detach')}; echo "fux exited $?"; exec sleep 60'`,
+    );
+    await outer.waitFor(t, prompt, 'the shell prompt in fux');
     outer.keys(t, ['echo before-detach', 'Enter']);
     await outer.waitFor(t, (l) => l.some((x) => x.startsWith('before-detach')), 'echo');
     outer.keys(t, ['C-a', 'd']);
-    await outer.waitFor(t, (l) => l.some((x) => x.includes('[detached]')), 'detached message');
-    await until(() => outer.dead(t), 10_000, 'fux exited');
+    const after = await outer.waitFor(t, (l) => l.some((x) => x.includes('fux exited')), 'fux exited');
+    expect(after.join('\n')).toMatch(/\[detached\]\s*\n\s*fux exited 0/);
     expect(await paneCount('w-detach')).toBe(1);
     const again = outer.open('again', 80, 24, fuxCommand('w-detach'));
     await outer.waitFor(again, (l) => l.some((x) => x.startsWith('before-detach')), 'the pane as it was');
@@ -332,9 +340,36 @@ describe('fux attached in a real terminal', () => {
     const row = shown.findIndex((x) => x.startsWith('guess'));
     // Marked as a guess: underlined.
     const [cells] = await cellsOf(outer.screen(t, true, { from: row, to: row }), 80);
-    expect(cells!.split(' ').slice(0, 5).map((c) => c.split('/')[0])).toEqual(['g', 'u', 'e', 's', 's']);
-    expect(cells!.split(' ').slice(0, 5).every((c) => c.split(',')[7] === '1')).toBe(true);
+    expect(
+      cells!
+        .split(' ')
+        .slice(0, 5)
+        .map((c) => c.split('/')[0]),
+    ).toEqual(['g', 'u', 'e', 's', 's']);
+    expect(
+      cells!
+        .split(' ')
+        .slice(0, 5)
+        .every((c) => c.split(',')[7] === '1'),
+    ).toBe(true);
     // The server never echoes it: the guess is taken back.
     await outer.waitFor(t, (l) => !l.some((x) => x.startsWith('guess')), 'the guess withdrawn', 5_000);
+  });
+
+  test('the wheel over a pane scrolls its history in copy mode, and a drag selects and copies', async () => {
+    const t = await attachIn('w-mouse');
+    outer.command(['set-option', '-g', 'set-clipboard', 'on']);
+    outer.keys(t, ['seq 1 60; echo drag-me-now', 'Enter']);
+    await outer.waitFor(t, (l) => l.some((x) => x.startsWith('drag-me-now')), 'the output');
+    // Wheel up (SGR button 64) over the pane: copy mode, scrolled back.
+    outer.keys(t, ['\x1b[<64;10;10M'], true);
+    await outer.waitFor(t, (l) => (l[23] ?? '').includes('COPY'), 'copy mode from the wheel');
+    outer.keys(t, ['q']);
+    await outer.waitFor(t, (l) => !(l[23] ?? '').includes('COPY'), 'out of copy mode');
+    // Drag over "drag-me" on its row (1-based: row of the text + 1 for the tab bar), then release.
+    const lines = outer.screen(t);
+    const y = lines.findIndex((x) => x.startsWith('drag-me-now')) + 1;
+    outer.keys(t, [`\x1b[<0;1;${y}M\x1b[<32;4;${y}M\x1b[<32;7;${y}M\x1b[<0;7;${y}m`], true);
+    await until(() => outer.buffer() === 'drag-me', 10_000, 'the selection copied by OSC 52');
   });
 });

@@ -22,6 +22,8 @@ export class OuterTmux {
       env: this.env,
       encoding: 'utf8',
       timeout: 10_000,
+      // tmux's complaints (no server yet, at kill) are the caller's to judge, not the test log's.
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
   }
 

@@ -289,6 +289,7 @@ export class Compositor {
     if (this.destroyed) return;
     this.destroyed = true;
     this.screen.destroy();
+    this.screen.sink.silence();
   }
 
   private restoreSequences(): string {

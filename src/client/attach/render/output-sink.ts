@@ -18,6 +18,7 @@ export class OutputSink extends Duplex {
   columns: number;
   rows: number;
   bytesWritten = 0;
+  private silenced = false;
 
   constructor(
     private readonly target: TerminalOutput,
@@ -36,9 +37,19 @@ export class OutputSink extends Duplex {
     _encoding: BufferEncoding,
     done: (error?: Error | null) => void,
   ): void {
-    const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    this.bytesWritten += Buffer.byteLength(text);
-    this.target.write(text);
+    if (!this.silenced) {
+      const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+      this.bytesWritten += Buffer.byteLength(text);
+      this.target.write(text);
+    }
     done();
+  }
+
+  /**
+   * Nothing more reaches the terminal. unblessed's process 'exit' handler can restore the screen a
+   * second time, after fux has left it and printed `[detached]`: its clear would wipe that line.
+   */
+  silence(): void {
+    this.silenced = true;
   }
 }
