@@ -19,7 +19,9 @@ describe('docs/config.md', () => {
   });
 
   test('a bad prefix names the file, the line and the key', () => {
-    expect(() => parseConfig('notify = true\nprefix = "Ctrl+A"\n', 'c.toml')).toThrow(/c\.toml:2: prefix: not a key name/);
+    expect(() => parseConfig('notify = true\nprefix = "Ctrl+A"\n', 'c.toml')).toThrow(
+      /c\.toml:2: prefix: not a key name/,
+    );
   });
 
   test('a binding to an unknown action is an error at its line', () => {
