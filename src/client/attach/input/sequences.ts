@@ -238,20 +238,8 @@ function mouseToken(raw: string, b: number, x: number, y: number, released: bool
   return token;
 }
 
-const SS3_KEYS: Record<string, string> = {
-  A: 'Up',
-  B: 'Down',
-  C: 'Right',
-  D: 'Left',
-  E: 'Begin',
-  H: 'Home',
-  F: 'End',
-  P: 'F1',
-  Q: 'F2',
-  R: 'F3',
-  S: 'F4',
-  M: 'Enter',
-};
+/** SS3 finals: the CSI letter keys, and Enter on the application keypad. */
+const SS3_KEYS: Record<string, string> = { ...LETTER_KEYS, M: 'Enter' };
 /** Application keypad keys (SS3 j…y, X) type these characters. */
 const KEYPAD = '*+,-./0123456789';
 
