@@ -8,6 +8,48 @@ const fs = require('node:fs');
 
 const root = path.resolve(__dirname, '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+const stampFile = path.join(root, 'dist', '.build-stamp');
+
+// What the build is made from: every source file's path, size and mtime, and the build's own
+// inputs. `npx fux` in a fresh clone links the project and runs its `prepare` again right after
+// `npm install` built it; with nothing changed that run is skipped, so the first `npx fux` starts at
+// once and cannot leave dist/ half rebuilt if it is interrupted. --force builds regardless.
+function inputsStamp() {
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else files.push(full);
+    }
+  };
+  walk(path.join(root, 'src'));
+  for (const f of [
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'scripts/build.js',
+  ])
+    files.push(path.join(root, f));
+  return files
+    .sort()
+    .map((f) => {
+      const st = fs.statSync(f);
+      return `${path.relative(root, f)} ${st.size} ${st.mtimeMs}`;
+    })
+    .join('\n');
+}
+
+const stamp = inputsStamp();
+if (
+  !process.argv.includes('--force') &&
+  fs.existsSync(stampFile) &&
+  fs.readFileSync(stampFile, 'utf8') === stamp
+) {
+  process.stdout.write('dist/ is up to date (node scripts/build.js --force rebuilds it)\n');
+  process.exit(0);
+}
 const run = (cmd, args, quiet = false) =>
   execFileSync(cmd, args, { cwd: root, stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit' });
 
@@ -28,3 +70,4 @@ run(bin('esbuild'), [
   `--outfile=${path.join(root, 'dist', 'vendor', 'oclif-core.js')}`,
 ]);
 run(process.execPath, ['-e', "require('./dist/client/startup').preloadOclif(true)"]);
+fs.writeFileSync(stampFile, stamp);
