@@ -39,6 +39,11 @@ class Mirror {
     if (f.end !== undefined) this.ended = true;
   }
 
+  /** Whether a row of the pane reads exactly `line` (not a typed command that contains it). */
+  hasLine(pane: number, line: string): boolean {
+    return this.text(pane).split('\n').includes(line);
+  }
+
   text(pane: number): string {
     const rows = this.rows.get(pane) ?? new Map<number, Row>();
     const max = Math.max(-1, ...rows.keys());
@@ -189,7 +194,7 @@ describe('attach protocol', () => {
     await until(() => m.client !== '' && m.view?.panes.length === 1, 10_000, 'attached');
     const pane = m.view!.panes[0]!.id;
     await fux.attach.input.mutate({ client: m.client, pane, data: 'seq 1 50\r' });
-    await until(() => m.text(pane).includes('50'), 10_000, 'seq done');
+    await until(() => m.hasLine(pane, '50'), 10_000, 'seq done');
     const h = await fux.attach.history.query({ client: m.client, pane, lines: 100 });
     const text = h.lines.map((r) => r.map((run) => run[1]).join(''));
     expect(text).toContain('1');
@@ -205,7 +210,7 @@ describe('attach protocol', () => {
     await fux.attach.input.mutate({ client: m.client, pane, data: 'seq 1 400000; echo flood-done\r' });
     const start = performance.now();
     const before = m.frames.length;
-    await until(() => m.text(pane).includes('flood-done'), 60_000, 'flood done');
+    await until(() => m.hasLine(pane, 'flood-done'), 60_000, 'flood done');
     const elapsed = performance.now() - start;
     const frames = m.frames.length - before;
     // Frames are spaced by at least 1/60 s by construction; allow one for the edges.
@@ -236,7 +241,7 @@ describe('attach protocol', () => {
     await until(() => m.view?.clients === 2, 10_000, 'raw client attached');
     raw.destroy();
     await until(() => m.view?.clients === 1, 10_000, 'raw client gone');
-    await until(() => m.text(pane).includes('alive'), 60_000, 'pane still running');
+    await until(() => m.hasLine(pane, 'alive'), 60_000, 'pane still running');
     const list = await fux.list.query({ workspace: 'w9' });
     expect(list.workspaces[0]!.panes).toHaveLength(1);
     stop();
