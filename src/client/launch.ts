@@ -10,13 +10,19 @@ export const launchFlags = {
   }),
 };
 
+/** The caller's environment, only the variables that are set: what its panes start with. */
+export function callerEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
 /** The caller's cwd and environment, as `new`/`split` pass them, with `--cwd`/`--env` applied. */
 export function launchInput(
   flags: { cwd?: string; env?: string[] },
   argv: string[],
 ): { argv?: string[]; cwd: string; env: Record<string, string> } {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  const env = callerEnv();
   for (const kv of flags.env ?? []) {
     const eq = kv.indexOf('=');
     if (eq <= 0)

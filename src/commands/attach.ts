@@ -1,7 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { FuxCommand } from '../client/command';
+import { callerEnv } from '../client/launch';
 import { connect } from '../client';
-import { runAttach } from '../client/attach/run';
+import { reportOutcome, runAttach } from '../client/attach/run';
 
 export default class Attach extends FuxCommand<typeof Attach> {
   static override summary = 'Attach this terminal to a workspace (what `fux [workspace]` does)';
@@ -32,8 +33,7 @@ export default class Attach extends FuxCommand<typeof Attach> {
         `this terminal is fux pane ${process.env.FUX_PANE} already: attaching here would show fux inside itself; use C-a s to switch workspace, or --force`,
       );
     }
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+    const env = callerEnv();
     const outcome = await runAttach({
       open: async () => {
         const c = await connect({ socket: this.flags.socket });
@@ -45,13 +45,6 @@ export default class Attach extends FuxCommand<typeof Attach> {
       input: process.stdin,
       output: process.stdout,
     });
-    if (outcome.detached) {
-      process.stdout.write('[detached]\n');
-    } else if (/^workspace .* closed$/.test(outcome.reason)) {
-      // Every pane exited, as tmux's last shell exiting.
-      process.stdout.write('[exited]\n');
-    } else {
-      throw new Error(`${outcome.reason}; run \`fux\` again to re-attach`);
-    }
+    reportOutcome(outcome, 'run `fux` again');
   }
 }

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { FuxCommand } from '../client/command';
-import { runAttach } from '../client/attach/run';
+import { callerEnv } from '../client/launch';
+import { reportOutcome, runAttach } from '../client/attach/run';
 import { openRemote, remoteAttachOpener, remoteSettings } from '../client/remote';
 import { RemoteGoneError, RemoteRefusedError, RemoteTargetError } from '../client/remote/errors';
 import { Notices } from '../client/attach/notices';
@@ -37,8 +38,7 @@ export default class Connect extends FuxCommand<typeof Connect> {
       if (!process.stdin.isTTY || !process.stdout.isTTY) {
         throw new Error('connected, but attaching needs a terminal on stdin and stdout');
       }
-      const env: Record<string, string> = {};
-      for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+      const env = callerEnv();
       const outcome = await runAttach({
         open: remoteAttachOpener(remote),
         workspace: this.args.workspace ?? this.workspace,
@@ -54,9 +54,7 @@ export default class Connect extends FuxCommand<typeof Connect> {
           err instanceof RemoteTargetError,
         notices,
       });
-      if (outcome.detached) process.stdout.write('[detached]\n');
-      else if (/^workspace .* closed$/.test(outcome.reason)) process.stdout.write('[exited]\n');
-      else throw new Error(`${outcome.reason}; run \`fux connect\` again to re-attach`);
+      reportOutcome(outcome, 'run `fux connect` again');
     } finally {
       await remote.close();
     }

@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { FuxEvent } from './events';
 import { proc, t } from './trpc';
+import { definedEnv } from './env';
 import { describeWorkspace } from './describe';
 import { inputs, outputs, type WaitResult } from './schemas';
 import { SubscriberQueue, SubscriberTooSlow } from './subscriber';
@@ -11,9 +12,7 @@ import { attachRouter } from './attach/router';
 import { remoteControlRouter } from './remote/router';
 
 function launchOf(input: { argv?: string[]; cwd?: string; env?: Record<string, string> }): Launch {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(input.env ?? process.env)) if (v !== undefined) env[k] = v;
-  return { argv: input.argv, cwd: input.cwd ?? process.cwd(), env };
+  return { argv: input.argv, cwd: input.cwd ?? process.cwd(), env: definedEnv(input.env ?? process.env) };
 }
 
 const opened = (

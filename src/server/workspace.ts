@@ -146,4 +146,36 @@ export class Workspace {
   fitAll(): void {
     for (const tab of this.tabs) this.fit(tab);
   }
+
+  /** Where the popup shows now: its size clamped to the workspace, centred. */
+  popupRect(): Rect | undefined {
+    return this.popup ? centred(this.size, popupSize(this.size, this.popup.want)) : undefined;
+  }
+
+  /** A pane an attached client can see and type into: one in a tab, or the popup. */
+  shownPane(id: PaneId): Pane {
+    return this.popup?.id === id ? this.popup.pane : this.entry(id).pane;
+  }
+}
+
+/** A popup's size: as asked, else 80 % of the workspace; never larger than fits inside a border. */
+export function popupSize(area: Size, want: Size | undefined): Size {
+  const maxCols = Math.max(1, area.cols - 2);
+  const maxRows = Math.max(1, area.rows - 2);
+  const cols = want?.cols ?? Math.round(area.cols * 0.8);
+  const rows = want?.rows ?? Math.round(area.rows * 0.8);
+  return { cols: clamp(cols, 1, maxCols), rows: clamp(rows, 1, maxRows) };
+}
+
+function centred(area: Size, size: Size): Rect {
+  return {
+    x: Math.floor((area.cols - size.cols) / 2),
+    y: Math.floor((area.rows - size.rows) / 2),
+    cols: size.cols,
+    rows: size.rows,
+  };
+}
+
+function clamp(n: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, n));
 }

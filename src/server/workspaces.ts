@@ -1,6 +1,6 @@
-import type { Direction, PaneId, Axis, Rect } from './layout';
+import type { Direction, PaneId, Axis } from './layout';
 import { Pane, type CaptureResult, type PaneExit } from './pane';
-import { Workspace, type PaneEntry, type Size, type Tab } from './workspace';
+import { popupSize, Workspace, type PaneEntry, type Size, type Tab } from './workspace';
 import { FuxError, noWorkspace } from './errors';
 import type { EventBus } from './events';
 import { encodeKeys } from './keys';
@@ -51,7 +51,7 @@ export interface PopupEntry {
   id: PaneId;
   pane: Pane;
   command: string[];
-  /** The size asked for; the shown size is clamped to the workspace (see `popupRect`). */
+  /** The size asked for; the shown size is clamped to the workspace (see `Workspace.popupRect`). */
   want: Size | undefined;
   exited: Promise<PaneExit>;
 }
@@ -229,7 +229,7 @@ export class Workspaces {
       );
     }
     const id = ws.allocatePaneId();
-    const rect = popupRect(ws.size, want);
+    const rect = popupSize(ws.size, want);
     // A popup works on the pane the user was in (a picker, `fux capture $FUX_PANE`), not on itself.
     const { pane, argv } = this.spawnPane(ws, id, launch, rect, ws.focused?.id ?? id);
     let settle!: (exit: PaneExit) => void;
@@ -247,11 +247,6 @@ export class Workspaces {
     });
     this.changed(ws);
     return popup;
-  }
-
-  /** Where a workspace's popup shows now: its size clamped to the workspace, centred. */
-  popupRect(ws: Workspace): Rect | undefined {
-    return ws.popup ? centred(ws.size, popupRect(ws.size, ws.popup.want)) : undefined;
   }
 
   private watch(ws: Workspace, entry: PaneEntry): void {
@@ -427,7 +422,7 @@ export class Workspaces {
     if (ws.size.cols === size.cols && ws.size.rows === size.rows) return;
     ws.size = size;
     ws.fitAll();
-    const popup = this.popupRect(ws);
+    const popup = ws.popupRect();
     if (popup) ws.popup!.pane.resize(popup.cols, popup.rows);
     this.changed(ws);
     this.bus.emit({ type: 'workspace.resized', workspace: ws.name, cols: size.cols, rows: size.rows });
@@ -449,28 +444,6 @@ export class Workspaces {
       ws.popup?.pane.kill('SIGHUP');
     }
   }
-}
-
-/** A popup's size: as asked, else 80 % of the workspace; never larger than fits inside a border. */
-function popupRect(area: Size, want: Size | undefined): Size {
-  const maxCols = Math.max(1, area.cols - 2);
-  const maxRows = Math.max(1, area.rows - 2);
-  const cols = want?.cols ?? Math.round(area.cols * 0.8);
-  const rows = want?.rows ?? Math.round(area.rows * 0.8);
-  return { cols: clamp(cols, 1, maxCols), rows: clamp(rows, 1, maxRows) };
-}
-
-function centred(area: Size, size: Size): Rect {
-  return {
-    x: Math.floor((area.cols - size.cols) / 2),
-    y: Math.floor((area.rows - size.rows) / 2),
-    cols: size.cols,
-    rows: size.rows,
-  };
-}
-
-function clamp(n: number, lo: number, hi: number): number {
-  return Math.min(hi, Math.max(lo, n));
 }
 
 function validateName(name: string): void {

@@ -48,6 +48,16 @@ export interface AttachOutcome {
   detached: boolean;
 }
 
+/**
+ * How an attach command ends, as tmux's: `[detached]`, `[exited]` when the workspace's last pane
+ * exited, otherwise an error that says how to get back (`again`, e.g. "run `fux` again").
+ */
+export function reportOutcome(outcome: AttachOutcome, again: string): void {
+  if (outcome.detached) process.stdout.write('[detached]\n');
+  else if (/^workspace .* closed$/.test(outcome.reason)) process.stdout.write('[exited]\n');
+  else throw new Error(`${outcome.reason}; ${again} to re-attach`);
+}
+
 export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> {
   const { input, output } = opts;
   // Connect before touching the terminal: a server that cannot be reached is a plain error.

@@ -93,7 +93,7 @@ export class AttachHub {
   frame(session: AttachSession): AttachFrame | undefined {
     const ws = this.deps.workspaces.find(session.workspace);
     if (!ws) return { seq: -1, end: `workspace ${session.workspace} closed` };
-    const popupRect = this.deps.workspaces.popupRect(ws);
+    const popupRect = ws.popupRect();
     const popup =
       ws.popup && popupRect
         ? { ...popupRect, id: ws.popup.id, title: ws.popup.command.join(' ') }
@@ -104,7 +104,7 @@ export class AttachHub {
       clients: this.clientsOf(ws.name),
       popup,
     });
-    return session.frame(ws, view, ws.popup ? { id: ws.popup.id, pane: ws.popup.pane } : undefined);
+    return session.frame(ws, view);
   }
 
   resize(client: string, cols: number, rows: number): void {
@@ -116,8 +116,7 @@ export class AttachHub {
   /** Keys typed in the client, for the focused pane or the popup. */
   input(client: string, pane: number, data: string, binary: boolean): void {
     const ws = this.workspaceOf(this.session(client));
-    const target = ws.popup?.id === pane ? ws.popup.pane : ws.entry(pane).pane;
-    target.write(binary ? Buffer.from(data, 'latin1') : data);
+    ws.shownPane(pane).write(binary ? Buffer.from(data, 'latin1') : data);
   }
 
   action(client: string, action: AttachAction): void {
@@ -150,11 +149,7 @@ export class AttachHub {
   history(client: string, pane: number, lines: number): Promise<AttachHistory> {
     const session = this.session(client);
     const ws = this.workspaceOf(session);
-    return paneHistory(
-      ws.popup?.id === pane ? ws.popup.pane : ws.entry(pane).pane,
-      lines,
-      session.styleTable,
-    );
+    return paneHistory(ws.shownPane(pane), lines, session.styleTable);
   }
 
   /** The config changed: clients get the new keys with their next frame. */
@@ -206,14 +201,11 @@ export class AttachHub {
 
   /**
    * A new pane from a key starts where the focused pane's program works now, as tmux's do, with
-   * the environment of the client that asked (its DISPLAY, SSH_AUTH_SOCK…); a remote client's
-   * environment is not the server machine's, so its panes get the server's own.
+   * the environment the client attached with (its DISPLAY, SSH_AUTH_SOCK…; for a remote client,
+   * the server's own, since the attach router does not take a peer's).
    */
   private launchIn(s: AttachSession, ws: Workspace): Launch {
-    const env: Record<string, string> = {};
-    const source = s.remote === null ? s.env : process.env;
-    for (const [k, v] of Object.entries(source)) if (v !== undefined) env[k] = v;
-    return { cwd: ws.focused?.pane.currentCwd() ?? process.cwd(), env };
+    return { cwd: ws.focused?.pane.currentCwd() ?? process.cwd(), env: { ...s.env } };
   }
 
   private switchWorkspace(s: AttachSession, name: string): void {

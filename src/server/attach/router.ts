@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import { attachInputs, frameSchema, historySchema, type AttachFrame } from './protocol';
 import { proc, t } from '../trpc';
+import { definedEnv } from '../env';
 import { z } from 'zod';
 import type { AttachHub } from './hub';
 import type { AttachSession } from './session';
@@ -78,9 +79,7 @@ export const attachRouter = t.router({
       // A remote peer's cwd and environment are another machine's: its workspace starts in the
       // server's home with the server's environment.
       const remote = ctx.peer !== undefined;
-      const env: Record<string, string> = {};
-      for (const [k, v] of Object.entries((remote ? undefined : input.env) ?? process.env))
-        if (v !== undefined) env[k] = v;
+      const env = definedEnv((remote ? undefined : input.env) ?? process.env);
       const session = ctx.attach.attach({
         workspace: input.workspace,
         cols: input.cols,

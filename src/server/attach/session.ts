@@ -106,11 +106,7 @@ export class AttachSession {
    * changed. `view` is the workspace as clients see it (built by the caller, which knows the config
    * and the other clients).
    */
-  frame(
-    ws: Workspace,
-    view: AttachView,
-    popup: { id: PaneId; pane: Pane } | undefined,
-  ): AttachFrame | undefined {
+  frame(ws: Workspace, view: AttachView): AttachFrame | undefined {
     const frame: AttachFrame = { seq: this.seq };
     if (this.needsReset || this.styles.size > MAX_STYLES) {
       frame.reset = true;
@@ -133,7 +129,7 @@ export class AttachSession {
       const e = ws.panes.get(p.id);
       if (e) shown.set(p.id, e.pane);
     }
-    if (popup) shown.set(popup.id, popup.pane);
+    if (ws.popup) shown.set(ws.popup.id, ws.popup.pane);
     for (const id of this.sent.keys()) if (!shown.has(id)) this.sent.delete(id);
 
     const panes: Record<string, PaneUpdate> = {};
