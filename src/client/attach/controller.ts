@@ -20,13 +20,16 @@ import { expandRow } from './runs';
 import type { Compositor } from './render/compositor';
 import { DEFAULT_MODES } from './render/state';
 
+/** Input for whatever the server has focused (the popup, else the focused pane) when it arrives. */
+export const FOCUSED = 'focused';
+
 export interface ControllerDeps {
   compositor: Compositor;
   /**
    * Bytes for a pane (the focused one, or the popup); `binary` when `data` is raw bytes, one per
    * character (an X10 mouse report), rather than text.
    */
-  send(pane: number, data: string, binary?: boolean): void;
+  send(pane: number | typeof FOCUSED, data: string, binary?: boolean): void;
   action(action: AttachAction): void;
   history(pane: number): Promise<AttachHistory>;
   detach(): void;
@@ -77,16 +80,16 @@ export class Controller {
     if (token.kind === 'mouse') return this.mouse(token);
     const target = this.target();
     if (token.kind === 'paste') {
-      if (target !== undefined) this.deps.send(target, encodePaste(token.text, this.modes(target)));
+      if (target !== undefined) this.deps.send(FOCUSED, encodePaste(token.text, this.modes(target)));
       return;
     }
     if (token.kind === 'focus') {
       const bytes = target === undefined ? undefined : encodeFocus(token.focused, this.modes(target));
-      if (bytes && target !== undefined) this.deps.send(target, bytes);
+      if (bytes) this.deps.send(FOCUSED, bytes);
       return;
     }
     if (token.kind === 'bytes') {
-      if (target !== undefined) this.deps.send(target, token.raw);
+      if (target !== undefined) this.deps.send(FOCUSED, token.raw);
       return;
     }
     const outcome = this.keys.handle(token);
@@ -98,7 +101,7 @@ export class Controller {
       this.deps.redraw();
     }
     if ('send' in outcome) {
-      if (target !== undefined) this.deps.send(target, outcome.send);
+      if (target !== undefined) this.deps.send(FOCUSED, outcome.send);
     } else if ('action' in outcome) {
       this.deps.action(outcome.action);
     } else if ('client' in outcome) {
@@ -137,7 +140,7 @@ export class Controller {
       }
       case 'send-prefix': {
         const target = this.target();
-        if (target !== undefined) this.deps.send(target, this.keys.prefixBytes());
+        if (target !== undefined) this.deps.send(FOCUSED, this.keys.prefixBytes());
         return;
       }
     }

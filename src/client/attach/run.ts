@@ -10,7 +10,7 @@ import type { RemoteRouter } from '../../server/attach/router';
 import type { AttachAction, AttachFrame } from '../../server/attach/protocol';
 import { Compositor } from './render/compositor';
 import { InputDecoder } from './input/decoder';
-import { Controller } from './controller';
+import { Controller, FOCUSED } from './controller';
 import { Predictor, predictModeFrom, type PaneScreen } from './predict';
 
 export type AttachClient = TRPCClient<RemoteRouter>;
@@ -116,24 +116,31 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
 
   // Keys decoded from one read go out as one call per pane (a fast typist's or a terminal's burst
   // is one chunk), in order.
-  let outbox: Array<{ pane: number; data: string; binary: boolean }> = [];
+  let outbox: Array<{ pane: number | typeof FOCUSED; data: string; binary: boolean }> = [];
   const flushInput = (): void => {
     const batch = outbox;
     outbox = [];
     if (!transport || !client) return;
     for (const { pane, data, binary } of batch) {
       const sent = performance.now();
-      const reply = transport.client.attach.input.mutate({ client, pane, data, binary: binary || undefined });
+      const reply = transport.client.attach.input.mutate({
+        client,
+        pane: pane === FOCUSED ? undefined : pane,
+        data,
+        binary: binary || undefined,
+      });
       call(reply.then(() => predictor.roundTrip(performance.now() - sent)));
-      const screen = paneScreen(compositor, pane);
-      if (!binary && screen && pane === controller.target()) {
-        predictor.typed(pane, data, screen);
+      // Typing is predicted on the pane the client shows focused.
+      const target = controller.target();
+      const screen = pane === FOCUSED && target !== undefined ? paneScreen(compositor, target) : undefined;
+      if (!binary && screen && target !== undefined) {
+        predictor.typed(target, data, screen);
         showPrediction();
         redraw();
       }
     }
   };
-  const queueInput = (pane: number, data: string, binary: boolean): void => {
+  const queueInput = (pane: number | typeof FOCUSED, data: string, binary: boolean): void => {
     const last = outbox[outbox.length - 1];
     if (last && last.pane === pane && last.binary === binary) last.data += data;
     else outbox.push({ pane, data, binary });

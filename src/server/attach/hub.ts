@@ -114,9 +114,13 @@ export class AttachHub {
   }
 
   /** Keys typed in the client, for the focused pane or the popup. */
-  input(client: string, pane: number, data: string, binary: boolean): void {
+  input(client: string, pane: number | undefined, data: string, binary: boolean): void {
     const ws = this.workspaceOf(this.session(client));
-    ws.shownPane(pane).write(binary ? Buffer.from(data, 'latin1') : data);
+    // Typing goes where the server's focus is, not where the client last saw it: keys typed right
+    // after C-a h reach the pane that is focused now, whether or not that frame has arrived.
+    const target = pane === undefined ? (ws.popup?.pane ?? ws.focused?.pane) : ws.shownPane(pane);
+    if (!target) throw new FuxError('PRECONDITION_FAILED', `workspace ${ws.name} has no pane to type into`);
+    target.write(binary ? Buffer.from(data, 'latin1') : data);
   }
 
   action(client: string, action: AttachAction): void {

@@ -176,7 +176,14 @@ export const attachInputs = {
   }),
   input: z.object({
     client: z.string(),
-    pane: z.number().int().positive().describe('the focused pane, or the popup'),
+    pane: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        'a pane (a mouse report for the pane under the mouse); default: the popup, else the focused pane',
+      ),
     data: z
       .string()
       .max(1024 * 1024)
