@@ -1,25 +1,56 @@
-import type { Pane } from './pane';
+import type { Pane, PaneExit } from './pane';
 import type { PaneAgent } from './agent/pane-agent';
-import type { PopupEntry } from './workspaces';
-import { TabLayout, type Axis, type PaneId, type Rect } from './layout';
+import { isFinish, type AgentChange } from './agent/agent-status';
+import { TabLayout, type Axis, type Direction, type PaneId, type Rect } from './layout';
 import { contentRect } from './layout/geometry';
 import { FuxError, noPane } from './errors';
+import { noChange, type Change } from './change';
+import { flagNames } from '../zor';
 
-/** A pane as the workspace knows it: the pty and emulator, its agent detector, and where it lives. */
-export interface PaneEntry {
-  id: PaneId;
-  tab: Tab;
-  pane: Pane;
-  command: string[];
-  agent: PaneAgent;
+/** What the workspace needs of a pty: to follow its rect, and its pid for the events. */
+export interface Fitted {
+  resize(cols: number, rows: number): void;
+  readonly pid: number;
+}
+
+/** A pane tiled in a tab, as far as the layout is concerned. */
+export interface Tiled {
+  readonly id: PaneId;
+  readonly tab: Tab;
+  readonly pane: Fitted;
+  readonly command: string[];
   /** Its agent finished (working or blocked, then idle) while it was not the active pane, and it has not been focused since. */
   unseen: boolean;
+}
+
+/** A pane placed over the workspace (a popup), as far as the layout is concerned. */
+export interface Floating {
+  readonly id: PaneId;
+  readonly pane: Fitted;
+  /** The size asked for; the shown size is clamped to the workspace (see `popupRect`). */
+  readonly want: Size | undefined;
+}
+
+/** A pane as the server knows it: the pty and emulator, its agent detector, and the tab it lives in. */
+export interface PaneEntry extends Tiled {
+  readonly pane: Pane;
+  readonly agent: PaneAgent;
+}
+
+/** A popup: a pane like the others (started, watched and reaped the same way) placed over the workspace until it exits. */
+export interface PopupEntry extends Floating {
+  readonly pane: Pane;
+  readonly command: string[];
+  readonly exited: Promise<PaneExit>;
 }
 
 export interface Size {
   cols: number;
   rows: number;
 }
+
+/** Where a new pane goes: the first of a new tab, or beside a pane (default the focused one; no pane: a new tab). */
+export type Where = { tab: true } | { beside?: PaneId; axis?: Axis };
 
 /** One tab: a layout tree of pane ids. Tab ids are unique in their workspace and never reused. */
 export class Tab {
@@ -30,17 +61,18 @@ export class Tab {
 }
 
 /**
- * A named workspace: tabs, the panes in them, status segments and the size every layout is fitted
- * to. It owns no processes of its own; the Workspaces registry spawns and reaps panes and calls the
- * structural methods here, so every layout change goes through `fit()` and every pty follows its rect.
+ * A named workspace: tabs, the panes in them, the popup, status segments and the size every
+ * layout is fitted to. It starts no processes: the Workspaces registry starts and reaps them and
+ * calls the operations here, each of which keeps every pty on its rect and returns the `Change` it
+ * made for the registry to publish.
  */
-export class Workspace {
+export class Workspace<E extends Tiled = PaneEntry, F extends Floating = PopupEntry> {
   readonly tabs: Tab[] = [];
-  readonly panes = new Map<PaneId, PaneEntry>();
+  readonly panes = new Map<PaneId, E>();
   readonly status = new Map<string, string>();
   activeTab: Tab | undefined;
   /** The program shown over the workspace until it exits, if any (not in any tab). */
-  popup: PopupEntry | undefined;
+  popup: F | undefined;
   private nextPaneId = 1;
   private nextTabId = 1;
 
@@ -57,42 +89,90 @@ export class Workspace {
     return this.nextPaneId++;
   }
 
-  entry(id: PaneId): PaneEntry {
+  entry(id: PaneId): E {
     const e = this.panes.get(id);
     if (!e) throw noPane(id, this.name);
     return e;
   }
 
   /** The focused pane of the active tab, if there is one. */
-  get focused(): PaneEntry | undefined {
+  get focused(): E | undefined {
     const tab = this.activeTab;
     return tab ? this.panes.get(tab.layout.focused) : undefined;
   }
 
-  /** Place `id` as the first pane of a new tab, made active. */
-  addTab(id: PaneId): Tab {
+  /** The pane a new pane goes beside: the one named (which must exist), else the focused one. */
+  target(where: Where): E | undefined {
+    if ('tab' in where) return undefined;
+    return where.beside === undefined ? this.focused : this.entry(where.beside);
+  }
+
+  /**
+   * Place a started pane (`build` makes its entry, given its tab). It takes the focus, and its tab
+   * becomes the active one; the split goes along `axis`, else the target's longer side.
+   */
+  add(id: PaneId, build: (tab: Tab) => E, where: Where): { entry: E; change: Change } {
+    const before = this.focused?.id;
+    const target = this.target(where);
+    if (target) {
+      const axis = 'axis' in where && where.axis ? where.axis : this.longerAxis(target);
+      target.tab.layout.split(target.id, axis, id);
+      return this.place(build(target.tab), before);
+    }
     const tab = new Tab(this.nextTabId++, new TabLayout(id));
     this.tabs.push(tab);
+    return this.place(build(tab), before);
+  }
+
+  private place(entry: E, before: PaneId | undefined): { entry: E; change: Change } {
+    const tab = entry.tab;
+    this.panes.set(entry.id, entry);
     this.activeTab = tab;
-    return tab;
+    this.fit(tab);
+    const change: Change = {
+      ...this.focusSince(before),
+      opened: [{ id: entry.id, tab: tab.id, command: entry.command, pid: entry.pane.pid }],
+      layout: true,
+      tabs: true,
+    };
+    return { entry, change };
   }
 
-  /** Put `id` beside `target` in target's tab; the new pane takes focus. */
-  splitInto(target: PaneEntry, axis: Axis, id: PaneId): Tab {
-    target.tab.layout.split(target.id, axis, id);
-    return target.tab;
-  }
-
-  /** The axis `new` splits along: the focused pane's longer side, in cells (a cell is about twice as tall as wide). */
-  longerAxis(target: PaneEntry): Axis {
+  /** The axis `new` splits along: the pane's longer side, in cells (a cell is about twice as tall as wide). */
+  longerAxis(target: E): Axis {
     const rect = this.contentRect(target.id);
     return rect.cols >= rect.rows * 2 ? 'row' : 'column';
   }
 
-  /** Take a pane out of its tab (the tab goes when it empties). Returns the tab it was in. */
-  detach(id: PaneId): Tab | undefined {
+  /** Show `popup` over the workspace; one at a time. */
+  showPopup(popup: F): Change {
+    this.assertNoPopup();
+    this.popup = popup;
+    return { ...noChange(this.name), popup: 'opened' };
+  }
+
+  /** A second popup is refused (before its program starts). */
+  assertNoPopup(): void {
+    if (this.popup) {
+      throw new FuxError(
+        'CONFLICT',
+        `workspace ${this.name} already shows a popup (pane ${this.popup.id}); it closes when its program exits`,
+      );
+    }
+  }
+
+  /**
+   * Take a pane out (of its tab, or the popup); the tab goes when it empties and the rest are
+   * refitted. A pane that is not there any more (killed before its process ended) changes nothing.
+   */
+  remove(id: PaneId): Change {
+    if (this.popup?.id === id) {
+      this.popup = undefined;
+      return { ...noChange(this.name), popup: 'closed' };
+    }
     const e = this.panes.get(id);
-    if (!e) return undefined;
+    if (!e) return noChange(this.name);
+    const before = this.focused?.id;
     this.panes.delete(id);
     const tab = e.tab;
     if (tab.layout.panes().length === 1) {
@@ -101,8 +181,122 @@ export class Workspace {
       if (this.activeTab === tab) this.activeTab = this.tabs[Math.min(i, this.tabs.length - 1)];
     } else {
       tab.layout.remove(id);
+      this.fit(tab);
     }
-    return tab;
+    return { ...this.focusSince(before), closed: [id], layout: true, tabs: true };
+  }
+
+  /** Focus a pane by id (making its tab active), or the nearest pane in a direction (none there: no change). */
+  focus(target: PaneId | Direction): Change {
+    const before = this.focused?.id;
+    if (typeof target === 'number') {
+      const e = this.entry(target);
+      const tabs = this.activeTab !== e.tab;
+      this.activeTab = e.tab;
+      const zoomEnds = e.tab.layout.zoomed !== undefined && e.tab.layout.zoomed !== target;
+      e.tab.layout.focus(target);
+      if (zoomEnds) this.fit(e.tab);
+      return { ...this.focusSince(before), tabs, layout: zoomEnds };
+    }
+    const cur = this.focused;
+    if (!cur) throw new FuxError('PRECONDITION_FAILED', `workspace ${this.name} has no focused pane`);
+    const next = cur.tab.layout.neighbour(cur.id, target, this.area);
+    if (next === undefined) return noChange(this.name);
+    const zoomEnds = cur.tab.layout.zoomed !== undefined;
+    cur.tab.layout.focus(next);
+    if (zoomEnds) this.fit(cur.tab);
+    return { ...this.focusSince(before), layout: zoomEnds };
+  }
+
+  /** Zoom a pane (default the focused one) to fill its tab, focusing it, or end its zoom. */
+  zoom(id: PaneId | undefined): Change {
+    const e = id === undefined ? this.focused : this.entry(id);
+    if (!e) throw new FuxError('PRECONDITION_FAILED', `workspace ${this.name} has no pane to zoom`);
+    const before = this.focused?.id;
+    const tabs = this.activeTab !== e.tab;
+    this.activeTab = e.tab;
+    e.tab.layout.focus(e.id);
+    e.tab.layout.toggleZoom(e.id);
+    this.fit(e.tab);
+    return {
+      ...this.focusSince(before),
+      tabs,
+      layout: true,
+      zoom: { id: e.id, zoomed: e.tab.layout.zoomed === e.id },
+    };
+  }
+
+  /** Grow or shrink a pane along its split axis; no room to move: no change. */
+  resizePane(id: PaneId, delta: number): Change {
+    const e = this.entry(id);
+    if (!e.tab.layout.resize(id, delta, this.area)) return noChange(this.name);
+    this.fit(e.tab);
+    return { ...noChange(this.name), layout: true };
+  }
+
+  /** Make a tab active: the next, the previous (both wrap) or the one of a number (1-based). */
+  selectTab(which: 'next' | 'prev' | number): Change {
+    const before = this.focused?.id;
+    const cur = this.activeTab ? this.tabs.indexOf(this.activeTab) : 0;
+    const n = this.tabs.length;
+    const index = which === 'next' ? (cur + 1) % n : which === 'prev' ? (cur - 1 + n) % n : which - 1;
+    const tab = this.tabByNumber(index + 1);
+    const tabs = tab !== this.activeTab;
+    this.activeTab = tab;
+    return { ...this.focusSince(before), tabs };
+  }
+
+  /** Set a status segment; empty text removes it. */
+  setStatus(segment: string, text: string): Change {
+    if (text === '') this.status.delete(segment);
+    else this.status.set(segment, text);
+    return { ...noChange(this.name), status: true };
+  }
+
+  /** Fit every layout, and the popup, to a new size. */
+  resize(size: Size): Change {
+    if (this.size.cols === size.cols && this.size.rows === size.rows) return noChange(this.name);
+    this.size = { cols: size.cols, rows: size.rows };
+    for (const tab of this.tabs) this.fit(tab);
+    const popup = this.popupRect();
+    if (popup) this.popup!.pane.resize(popup.cols, popup.rows);
+    return { ...noChange(this.name), layout: true, resized: { ...this.size } };
+  }
+
+  /** A pane's title changed (a popup's is not shown: the overlay names its command). */
+  retitle(id: PaneId, title: string): Change {
+    if (!this.panes.has(id)) return noChange(this.name);
+    return { ...noChange(this.name), title: { id, title } };
+  }
+
+  /**
+   * A pane's agent changed state. Attention: an agent that finished while its pane was not the
+   * focused one leaves the pane unseen until it is focused.
+   */
+  agentMoved(id: PaneId, change: AgentChange): Change {
+    const e = this.panes.get(id);
+    // A killed pane is out of the layout before its process has gone; it has nothing more to say.
+    if (!e) return noChange(this.name);
+    const { previous, current } = change;
+    if (isFinish(previous.state, current.state) && this.focused !== e) e.unseen = true;
+    return {
+      ...noChange(this.name),
+      agent: {
+        id,
+        agent: current.agent ?? null,
+        previous: previous.state,
+        state: current.state,
+        visible: flagNames(current.visible),
+      },
+    };
+  }
+
+  /** The change of focus since `before`; focusing a pane is seeing it, so what it finished is no longer news. */
+  private focusSince(before: PaneId | undefined): Change {
+    const now = this.focused;
+    if (now) now.unseen = false;
+    if (now?.id === before) return noChange(this.name);
+    return { ...noChange(this.name), focus: { from: before, to: now?.id } };
   }
 
   tabByNumber(n: number): Tab {
@@ -138,13 +332,9 @@ export class Workspace {
     return r;
   }
 
-  /** Resize every pty of a tab to its rect. Called after every structural change. */
-  fit(tab: Tab): void {
+  /** Resize every pty of a tab to its rect: after every structural change. */
+  private fit(tab: Tab): void {
     for (const [id, r] of this.rects(tab)) this.panes.get(id)?.pane.resize(r.cols, r.rows);
-  }
-
-  fitAll(): void {
-    for (const tab of this.tabs) this.fit(tab);
   }
 
   /** Where the popup shows now: its size clamped to the workspace, centred. */
@@ -153,7 +343,7 @@ export class Workspace {
   }
 
   /** A pane an attached client can see and type into: one in a tab, or the popup. */
-  shownPane(id: PaneId): Pane {
+  shownPane(id: PaneId): E['pane'] | F['pane'] {
     return this.popup?.id === id ? this.popup.pane : this.entry(id).pane;
   }
 }

@@ -1,0 +1,249 @@
+import { Workspace, type Fitted, type Floating, type Tab, type Where } from '../../src/server/workspace';
+import { merge, noChange, type Change } from '../../src/server/change';
+import { eventsOf, Publisher } from '../../src/server/publish';
+import { EventBus } from '../../src/server/events';
+import type { AgentStatus } from '../../src/server/agent/agent-status';
+import { NO_FLAGS } from '../../src/zor';
+
+/** A pty stand-in that records the size the workspace gives it. */
+class FakePty implements Fitted {
+  cols = 0;
+  rows = 0;
+  constructor(readonly pid: number) {}
+  resize(cols: number, rows: number): void {
+    this.cols = cols;
+    this.rows = rows;
+  }
+}
+
+interface TestPane {
+  id: number;
+  tab: Tab;
+  pane: FakePty;
+  command: string[];
+  unseen: boolean;
+}
+
+type TestWorkspace = Workspace<TestPane, Floating>;
+
+function workspace(): TestWorkspace {
+  return new Workspace<TestPane, Floating>('w', { cols: 80, rows: 24 });
+}
+
+function add(ws: TestWorkspace, where: Where = {}): { entry: TestPane; change: Change } {
+  const id = ws.allocatePaneId();
+  return ws.add(
+    id,
+    (tab) => ({ id, tab, pane: new FakePty(1000 + id), command: ['sh'], unseen: false }),
+    where,
+  );
+}
+
+const status = (state: AgentStatus['state']): AgentStatus => ({ agent: 'claude', state, visible: NO_FLAGS });
+
+describe('workspace operations return what they changed', () => {
+  test('the first pane opens a tab and takes the focus', () => {
+    const ws = workspace();
+    const { change } = add(ws);
+    expect(change).toEqual({
+      ...noChange('w'),
+      opened: [{ id: 1, tab: 1, command: ['sh'], pid: 1001 }],
+      focus: { from: undefined, to: 1 },
+      layout: true,
+      tabs: true,
+    });
+  });
+
+  test('a split opens the pane beside the focused one, refits both, and moves the focus', () => {
+    const ws = workspace();
+    const first = add(ws).entry;
+    const { entry, change } = add(ws, { axis: 'row' });
+    expect(change.opened.map((p) => p.id)).toEqual([2]);
+    expect(change.focus).toEqual({ from: 1, to: 2 });
+    expect(change.layout).toBe(true);
+    expect(first.pane.cols + 1 + entry.pane.cols).toBe(80);
+  });
+
+  test('focus in a direction with no pane there changes nothing', () => {
+    const ws = workspace();
+    add(ws);
+    expect(ws.focus('left')).toEqual(noChange('w'));
+  });
+
+  test('focus by id moves the focus and, in another tab, changes the tabs', () => {
+    const ws = workspace();
+    add(ws);
+    add(ws, { tab: true });
+    expect(ws.focus(1)).toEqual({ ...noChange('w'), focus: { from: 2, to: 1 }, tabs: true });
+  });
+
+  test('focusing a pane clears its unseen mark', () => {
+    const ws = workspace();
+    const first = add(ws).entry;
+    add(ws);
+    first.unseen = true;
+    ws.focus(1);
+    expect(first.unseen).toBe(false);
+  });
+
+  test("an agent that finishes in a pane that is not focused leaves it unseen, and the change carries the agent's move", () => {
+    const ws = workspace();
+    const first = add(ws).entry;
+    add(ws);
+    const change = ws.agentMoved(1, { previous: status('working'), current: status('idle'), at: 0 });
+    expect(first.unseen).toBe(true);
+    expect(change.agent).toEqual({ id: 1, agent: 'claude', previous: 'working', state: 'idle', visible: [] });
+  });
+
+  test('zoom reports the zoom and fills the area; again ends it', () => {
+    const ws = workspace();
+    add(ws);
+    const { entry } = add(ws, { axis: 'row' });
+    const zoomed = ws.zoom(undefined);
+    expect(zoomed.zoom).toEqual({ id: 2, zoomed: true });
+    expect(zoomed.focus).toBeUndefined();
+    expect([entry.pane.cols, entry.pane.rows]).toEqual([80, 24]);
+    expect(ws.zoom(2).zoom).toEqual({ id: 2, zoomed: false });
+  });
+
+  test('removing a pane closes it, refits, and the focus returns to the pane that opened it', () => {
+    const ws = workspace();
+    const first = add(ws).entry;
+    add(ws, { axis: 'row' });
+    expect(ws.remove(2)).toEqual({
+      ...noChange('w'),
+      closed: [2],
+      focus: { from: 2, to: 1 },
+      layout: true,
+      tabs: true,
+    });
+    expect(first.pane.cols).toBe(80);
+    expect(ws.remove(2)).toEqual(noChange('w'));
+  });
+
+  test('a resize that cannot move the split changes nothing', () => {
+    const ws = workspace();
+    add(ws);
+    expect(ws.resizePane(1, 5)).toEqual(noChange('w'));
+  });
+
+  test('a new size refits and is reported; the same size is no change', () => {
+    const ws = workspace();
+    const { entry } = add(ws);
+    expect(ws.resize({ cols: 100, rows: 30 })).toEqual({
+      ...noChange('w'),
+      layout: true,
+      resized: { cols: 100, rows: 30 },
+    });
+    expect([entry.pane.cols, entry.pane.rows]).toEqual([100, 30]);
+    expect(ws.resize({ cols: 100, rows: 30 })).toEqual(noChange('w'));
+  });
+
+  test('a popup is a pane placed over the workspace: shown, refused twice, removed like any pane', () => {
+    const ws = workspace();
+    add(ws);
+    const popup: Floating = { id: ws.allocatePaneId(), pane: new FakePty(7), want: { cols: 40, rows: 10 } };
+    expect(ws.showPopup(popup)).toEqual({ ...noChange('w'), popup: 'opened' });
+    expect(() => ws.showPopup(popup)).toThrow(/already shows a popup/);
+    expect(ws.popupRect()).toEqual({ x: 20, y: 7, cols: 40, rows: 10 });
+    expect(ws.remove(popup.id)).toEqual({ ...noChange('w'), popup: 'closed' });
+    expect(ws.popup).toBeUndefined();
+  });
+
+  test('selecting the active tab changes nothing; another tab moves the focus', () => {
+    const ws = workspace();
+    add(ws);
+    add(ws, { tab: true });
+    expect(ws.selectTab(2)).toEqual(noChange('w'));
+    expect(ws.selectTab('next')).toEqual({ ...noChange('w'), focus: { from: 2, to: 1 }, tabs: true });
+  });
+});
+
+describe('publish: the events a change makes', () => {
+  test('a split: opened, then focused', () => {
+    const change: Change = {
+      ...noChange('w'),
+      opened: [{ id: 2, tab: 1, command: ['sh'], pid: 9 }],
+      focus: { from: 1, to: 2 },
+      layout: true,
+    };
+    expect(eventsOf(change)).toEqual([
+      { type: 'pane.opened', workspace: 'w', id: 2, tab: 1, command: ['sh'], pid: 9 },
+      { type: 'pane.focused', workspace: 'w', id: 2 },
+    ]);
+  });
+
+  test('a pane that exited: the focus that moved, then closed with its status', () => {
+    const change = merge(
+      { ...noChange('w'), closed: [2], focus: { from: 2, to: 1 }, layout: true },
+      { ...noChange('w'), exited: [{ id: 2, exit: { code: 0, signal: null } }] },
+    );
+    expect(eventsOf(change)).toEqual([
+      { type: 'pane.focused', workspace: 'w', id: 1 },
+      { type: 'pane.closed', workspace: 'w', id: 2, exit: { code: 0, signal: null } },
+    ]);
+  });
+
+  test('the last pane gone: no focus event, as there is nothing focused', () => {
+    expect(
+      eventsOf({ ...noChange('w'), closed: [1], focus: { from: 1, to: undefined }, gone: true }),
+    ).toEqual([]);
+  });
+
+  test('titles, agents and sizes become their events; layout, tabs and status alone make none', () => {
+    expect(
+      eventsOf({
+        ...noChange('w'),
+        title: { id: 1, title: 'vim' },
+        agent: { id: 1, agent: null, previous: 'none', state: 'idle', visible: ['idle'] },
+        resized: { cols: 90, rows: 20 },
+      }),
+    ).toEqual([
+      { type: 'pane.title', workspace: 'w', id: 1, title: 'vim' },
+      {
+        type: 'agent.state',
+        workspace: 'w',
+        id: 1,
+        agent: null,
+        previous: 'none',
+        state: 'idle',
+        visible: ['idle'],
+      },
+      { type: 'workspace.resized', workspace: 'w', cols: 90, rows: 20 },
+    ]);
+    expect(eventsOf({ ...noChange('w'), layout: true, tabs: true, status: true })).toEqual([]);
+  });
+
+  test('merged focus moves that return where they started are no move', () => {
+    const there = { ...noChange('w'), focus: { from: 1, to: 2 } };
+    const back = { ...noChange('w'), focus: { from: 2, to: 1 } };
+    expect(merge(there, back).focus).toBeUndefined();
+  });
+});
+
+describe('publish: one way out', () => {
+  function publisher(): { p: Publisher; events: string[]; repaints: string[] } {
+    const bus = new EventBus();
+    const events: string[] = [];
+    const repaints: string[] = [];
+    bus.listen((e) => events.push(e.type));
+    const p = new Publisher(bus, () => true);
+    p.watch({ changed: (w) => repaints.push(w), output: () => undefined, bell: () => undefined });
+    return { p, events, repaints };
+  }
+
+  test('a change reaches the bus and repaints the clients of its workspace', () => {
+    const { p, events, repaints } = publisher();
+    p.publish({ ...noChange('w'), focus: { from: 1, to: 2 } });
+    expect(events).toEqual(['pane.focused']);
+    expect(repaints).toEqual(['w']);
+  });
+
+  test('a change with no event still repaints (status), and no change does nothing', () => {
+    const { p, events, repaints } = publisher();
+    p.publish({ ...noChange('w'), status: true });
+    p.publish(noChange('w'));
+    expect(events).toEqual([]);
+    expect(repaints).toEqual(['w']);
+  });
+});
