@@ -14,6 +14,7 @@
  */
 import { z } from 'zod';
 import { agentState } from './agent-state';
+import { bindingSchema, procedureCall } from './bindings';
 
 export const runSchema = z.union([
   z.tuple([z.number().int().nonnegative(), z.string()]),
@@ -86,11 +87,6 @@ export const viewPaneSchema = rectSchema.extend({
 });
 export type ViewPane = z.infer<typeof viewPaneSchema>;
 
-export const bindingSchema = z.union([
-  z.string().describe('a built-in action'),
-  z.object({ command: z.string(), popup: z.boolean() }).describe('an external command'),
-]);
-
 export const viewSchema = z.object({
   workspace: z.string(),
   workspaces: z.array(z.string()).describe('every workspace of the server, for the picker'),
@@ -138,29 +134,12 @@ export const frameSchema = z.object({
 });
 export type AttachFrame = z.infer<typeof frameSchema>;
 
-/** Built-in actions a key binding (or a click) can ask for; the server performs them. */
-export const serverAction = z.enum([
-  'split-right',
-  'split-down',
-  'focus-left',
-  'focus-right',
-  'focus-up',
-  'focus-down',
-  'kill-pane',
-  'new-pane',
-  'new-tab',
-  'next-tab',
-  'prev-tab',
-  'zoom',
-]);
-export type ServerAction = z.infer<typeof serverAction>;
-
-/** Actions the client performs itself; the config may bind keys to these as well. */
-export const clientAction = z.enum(['detach', 'copy-mode', 'workspace-picker', 'help', 'send-prefix']);
-export type ClientAction = z.infer<typeof clientAction>;
+export { clientAction, type ClientAction } from './bindings';
 
 export const actionInput = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('builtin'), action: serverAction }),
+  z
+    .object({ kind: z.literal('call'), ...procedureCall.shape })
+    .describe('a key bound to a control procedure: the server calls it in the context of this client'),
   z.object({ kind: z.literal('focus-pane'), pane: z.number().int().positive() }),
   z.object({ kind: z.literal('select-tab'), number: z.number().int().positive() }),
   z.object({ kind: z.literal('switch-workspace'), workspace: z.string().min(1).max(64) }),

@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { isTomlError, parseToml } from '../zor/rules/toml';
 import { tomlKeyLine } from './toml-key-line';
-import { clientAction, serverAction } from '../protocol/attach';
+import { clientAction, commandBinding, namedCall, procedureCall, UNBOUND } from '../protocol/bindings';
+import { checkBindingInput } from './attach/bindable';
 
 /**
  * A key as config writes it: optional C- (Ctrl), M- (Alt), S- (Shift) prefixes, then one
@@ -19,19 +20,22 @@ const KEY_NAME =
   /^((C|M|S)-)*(.|Space|Enter|Tab|Escape|Esc|BSpace|Backspace|Up|Down|Left|Right|Home|End|PageUp|PageDown|PPage|NPage|Insert|Delete|F([1-9]|1[0-2]))$/u;
 const keySchema = z.string().regex(KEY_NAME, 'not a key name: write e.g. "C-a", "M-x", "F5", "|" or "Enter"');
 
-/** A built-in action, `select-tab-N`, or `none` (the key does nothing: it removes a default). */
-const builtinAction = z.union([
-  z.enum([...serverAction.options, ...clientAction.options, 'none']),
-  z.string().regex(/^select-tab-[1-9]$/, 'not an action (docs/config.md lists them)'),
-]);
+/** An action name: a named call (`split-right`, `select-tab-N`…), a client action, or `none` (the key does nothing: it removes a default). */
+const actionName = z
+  .string()
+  .refine(
+    (name) => namedCall(name) !== undefined || clientAction.safeParse(name).success || name === UNBOUND,
+    'not an action (docs/config.md lists them)',
+  );
 
-const binding = z.union([
-  builtinAction,
-  z.strictObject({
-    command: z.string().min(1).describe('a shell command (run with /bin/sh -c)'),
-    popup: z.boolean().default(false).describe('show it in a popup until it exits'),
-  }),
-]);
+/** A control procedure and its input, checked against the procedure's own schema. */
+const callBinding = procedureCall.superRefine((call, ctx) => {
+  const problem = checkBindingInput(call);
+  if (problem !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['input'], message: `${call.call}: ${problem}` });
+});
+
+const binding = z.union([actionName, callBinding, commandBinding]);
 
 export const configSchema = z.strictObject({
   prefix: keySchema
@@ -41,7 +45,7 @@ export const configSchema = z.strictObject({
     .record(keySchema, binding)
     .default({})
     .describe(
-      'keys after the prefix: a built-in action or { command, popup }; these add to or replace the defaults',
+      'keys after the prefix: { call, input } (a control procedure), an action name, or { command, popup }; these add to or replace the defaults',
     ),
   default_command: z
     .union([z.string().min(1), z.array(z.string()).min(1)])
@@ -113,8 +117,22 @@ function describeIssue(file: string, text: string, issue: z.core.$ZodIssue): str
       return `${located(file, text, keyPath)}: ${keyName(keyPath)}: unknown key (docs/config.md lists the keys)`;
     });
   }
+  if (issue.code === 'invalid_union') {
+    // Say what is wrong with the form the value was meant to have, not that it has none of them.
+    const branch = closestBranch(issue.errors);
+    if (branch)
+      return branch.flatMap((i) => describeIssue(file, text, { ...i, path: [...issue.path, ...i.path] }));
+  }
   const key = keyName(issue.path);
   return [`${located(file, text, issue.path)}: ${key === '' ? '' : `${key}: `}${issue.message}`];
+}
+
+/** Of a union's branches, the one the value comes closest to: fewest problems, not of another type altogether. */
+function closestBranch(branches: z.core.$ZodIssue[][]): z.core.$ZodIssue[] | undefined {
+  const near = branches.filter(
+    (b) => !(b.length === 1 && b[0]!.code === 'invalid_type' && b[0]!.path.length === 0),
+  );
+  return near.sort((a, b) => a.length - b.length)[0];
 }
 
 /** Parses config text; `file` names the source in errors. */

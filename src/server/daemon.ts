@@ -6,7 +6,7 @@ import { createStreamHandler } from '../rpc/server';
 import { EventBus } from './events';
 import { ensurePrivateDir, runtimePaths, type RuntimePaths } from '../paths';
 import { appRouter } from './router';
-import type { Context } from './trpc';
+import { callAt, t, type Context } from './trpc';
 import { Logger } from './log';
 import { Workspaces, defaultSettings, type ServerSettings } from './workspaces';
 import { version } from './version';
@@ -146,16 +146,28 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const onError = ({ error, path: proc }: { error: Error & { code: string }; path?: string }): void =>
     log.warn(`${proc ?? '-'}: ${error.code} ${error.message}`);
   // Remote peers (iroh) get the attach router alone, each stream with its peer's id in the context.
-  /** What every procedure gets, on the unix socket and on an iroh stream alike. */
-  const contextFor = (conn: Context['conn']): Context => ({
-    workspaces,
-    bus,
-    attach,
-    conn,
-    server: control,
-    subscriberQueueLimit: opts.subscriberQueueLimit ?? 1024,
-    log: (message) => log.warn(message),
-  });
+  const createCaller = t.createCallerFactory(appRouter);
+  /**
+   * What every procedure gets, on the unix socket and on an iroh stream alike; `call` runs another
+   * procedure in the same context (a key bound to one, from an attached client).
+   */
+  const contextFor = <C extends Context>(
+    conn: Context['conn'],
+    extra: Omit<C, keyof Context> & Partial<Context>,
+  ): C => {
+    const ctx = {
+      workspaces,
+      bus,
+      attach,
+      conn,
+      server: control,
+      subscriberQueueLimit: opts.subscriberQueueLimit ?? 1024,
+      log: (message: string) => log.warn(message),
+      call: (procedure: string, input: unknown) => callAt(createCaller(ctx), procedure, input),
+      ...extra,
+    } as C;
+    return ctx;
+  };
   const remote = new RemoteService({
     configDir: paths.configDir,
     network: networkSettings(),
@@ -163,13 +175,13 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     serve: (stream, peer) =>
       createStreamHandler({
         router: remoteRouter,
-        createContext: (conn): Context => ({ ...contextFor(conn), peer }),
+        createContext: (conn) => contextFor<Context>(conn, { peer }),
         onError,
       })(stream),
   });
   const handle = createStreamHandler({
     router: appRouter,
-    createContext: (conn): Context & RemoteContext => ({ ...contextFor(conn), remote }),
+    createContext: (conn) => contextFor<Context & RemoteContext>(conn, { remote }),
     onError,
   });
 

@@ -29,6 +29,8 @@ export interface Context {
   subscriberQueueLimit: number;
   /** The server log, for what a client is not there to hear. */
   log(message: string): void;
+  /** Call a control procedure by its path (`tab.select`) in this context, as a client would. */
+  call(path: string, input: unknown): Promise<unknown>;
 }
 
 /** A procedure's description and the CLI verb that calls it, for `docs/protocol.md`. */
@@ -66,3 +68,14 @@ const userErrors = t.middleware(async ({ next }) => {
 });
 
 export const proc = t.procedure.use(userErrors);
+
+/**
+ * Call the procedure at `path` (`tab.select`) through a caller made by `t.createCallerFactory`:
+ * checked and performed as it is for a client, its errors those a client gets.
+ */
+export function callAt(caller: object, path: string, input: unknown): Promise<unknown> {
+  let target: unknown = caller;
+  for (const part of path.split('.')) target = (target as Record<string, unknown>)[part];
+  if (typeof target !== 'function') throw new FuxError('NOT_FOUND', `no procedure ${path}`);
+  return Promise.resolve((target as (input: unknown) => unknown)(input));
+}

@@ -107,19 +107,63 @@ describe('attach protocol', () => {
   test('actions split, move focus and zoom, and the view follows', async () => {
     const { m, stop } = attach(fux, { workspace: 'w3', cols: 81, rows: 24 });
     await until(() => m.client !== '' && m.view?.panes.length === 1, 10_000, 'attached');
-    await fux.attach.action.mutate({ client: m.client, action: { kind: 'builtin', action: 'split-right' } });
+    await fux.attach.action.mutate({
+      client: m.client,
+      action: { kind: 'call', call: 'split', input: { direction: 'v' } },
+    });
     await until(() => m.view?.panes.length === 2, 10_000, 'two panes');
     const [left, right] = m.view!.panes;
     expect(left).toMatchObject({ x: 0, cols: 40, focused: false });
     expect(right).toMatchObject({ x: 41, cols: 40, focused: true });
-    await fux.attach.action.mutate({ client: m.client, action: { kind: 'builtin', action: 'focus-left' } });
+    await fux.attach.action.mutate({
+      client: m.client,
+      action: { kind: 'call', call: 'focus', input: { target: 'left' } },
+    });
     await until(() => m.view?.panes.find((p) => p.focused)?.id === left!.id, 10_000, 'focus left');
-    await fux.attach.action.mutate({ client: m.client, action: { kind: 'builtin', action: 'zoom' } });
+    await fux.attach.action.mutate({ client: m.client, action: { kind: 'call', call: 'zoom', input: {} } });
     await until(() => m.view?.zoomed === true, 10_000, 'zoomed');
     expect(m.view!.panes).toEqual([expect.objectContaining({ id: left!.id, cols: 81, rows: 24 })]);
-    await fux.attach.action.mutate({ client: m.client, action: { kind: 'builtin', action: 'new-tab' } });
+    await fux.attach.action.mutate({
+      client: m.client,
+      action: { kind: 'call', call: 'tab.new', input: {} },
+    });
     await until(() => m.view?.tabs.length === 2, 10_000, 'two tabs');
     expect(m.view!.tabs.map((t) => t.active)).toEqual([false, true]);
+    stop();
+  });
+
+  test("a key's call acts in the client's context, and only the attach-safe procedures can be called", async () => {
+    const { m, stop } = attach(fux, { workspace: 'w-call', cols: 80, rows: 24 });
+    await until(() => m.client !== '' && m.view?.panes.length === 1, 10_000, 'attached');
+    const first = m.view!.panes[0]!.id;
+    // No workspace and no pane named: the client's workspace and its focused pane.
+    await fux.attach.action.mutate({
+      client: m.client,
+      action: { kind: 'call', call: 'setStatus', input: { segment: 'k', text: 'from a key' } },
+    });
+    await until(() => m.view?.status.some((s) => s.text === 'from a key'), 10_000, 'status set');
+    await fux.attach.action.mutate({
+      client: m.client,
+      action: { kind: 'call', call: 'split', input: { direction: 'h' } },
+    });
+    await until(() => m.view?.panes.length === 2, 10_000, 'two panes');
+    await fux.attach.action.mutate({ client: m.client, action: { kind: 'call', call: 'kill', input: {} } });
+    await until(() => m.view?.panes.length === 1, 10_000, 'the focused pane killed');
+    expect(m.view!.panes[0]!.id).toBe(first);
+    // A bad input is the procedure's own error; a procedure outside the list is refused.
+    await expect(
+      fux.attach.action.mutate({
+        client: m.client,
+        action: { kind: 'call', call: 'split', input: { direction: 'x' } },
+      }),
+    ).rejects.toThrow(/direction/);
+    await expect(
+      fux.attach.action.mutate({
+        client: m.client,
+        action: { kind: 'call', call: 'server.kill' as 'kill', input: {} },
+      }),
+    ).rejects.toThrow(/call/);
+    expect((await fux.server.info.query({})).pid).toBeGreaterThan(0);
     stop();
   });
 

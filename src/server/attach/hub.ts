@@ -7,8 +7,16 @@ import type { Launch, Workspaces } from '../workspaces';
 import type { Workspace } from '../workspace';
 import { AttachSession } from './session';
 import { buildView } from './view';
-import type { AttachAction, AttachFrame, AttachHistory, ServerAction } from '../../protocol/attach';
+import type { AttachAction, AttachFrame, AttachHistory } from '../../protocol/attach';
+import type { ProcedureCall } from '../../protocol/bindings';
+import { callInput } from './bindable';
 import { paneHistory } from './history';
+
+/** A control procedure to call for a key, by its router path, with its input. */
+export interface KeyCall {
+  path: ProcedureCall['call'];
+  input: Record<string, unknown>;
+}
 
 export interface AttachRequest {
   workspace: string | undefined;
@@ -123,30 +131,42 @@ export class AttachHub {
     target.write(binary ? Buffer.from(data, 'latin1') : data);
   }
 
-  action(client: string, action: AttachAction): void {
+  /**
+   * A key binding or a click. A key bound to a procedure (and a click, which is one of `focus`,
+   * `tab.select` or `resize`) comes back as the call to make, its input filled in from this
+   * client's context; the caller makes it through the router, so it is checked and performed as
+   * the same call from the command line is. Undefined: done here, or nothing to do.
+   */
+  action(client: string, action: AttachAction): KeyCall | undefined {
     const s = this.session(client);
     const ws = this.workspaceOf(s);
-    const { workspaces } = this.deps;
     switch (action.kind) {
-      case 'builtin':
-        this.builtin(s, ws, action.action);
-        return;
+      case 'call':
+        return this.keyCall(s, ws, { call: action.call, input: action.input });
       case 'focus-pane':
-        workspaces.focus(ws.name, action.pane);
-        return;
+        return this.keyCall(s, ws, { call: 'focus', input: { target: action.pane } });
       case 'select-tab':
-        workspaces.selectTab(ws.name, action.number);
-        return;
+        return this.keyCall(s, ws, { call: 'tab.select', input: { which: action.number } });
       case 'resize-pane':
-        workspaces.resize(ws.name, action.pane, action.delta);
-        return;
+        return this.keyCall(s, ws, { call: 'resize', input: { id: action.pane, delta: action.delta } });
       case 'switch-workspace':
         this.switchWorkspace(s, action.workspace);
-        return;
+        return undefined;
       case 'binding':
         this.runBinding(s, ws, action.key);
-        return;
+        return undefined;
     }
+  }
+
+  private keyCall(s: AttachSession, ws: Workspace, call: ProcedureCall): KeyCall | undefined {
+    const launch = this.launchIn(s, ws);
+    const input = callInput(call, {
+      workspace: ws.name,
+      focused: ws.focused?.id,
+      cwd: launch.cwd,
+      env: launch.env,
+    });
+    return input === undefined ? undefined : { path: call.call, input };
   }
 
   /** History and screen of a pane as runs, for copy mode. */
@@ -163,44 +183,6 @@ export class AttachHub {
 
   close(): void {
     this.stopWatching();
-  }
-
-  private builtin(s: AttachSession, ws: Workspace, action: ServerAction): void {
-    const { workspaces } = this.deps;
-    const focused = ws.focused;
-    const launch = this.launchIn(s, ws);
-    switch (action) {
-      case 'split-right':
-        workspaces.split(ws.name, 'row', focused?.id, launch);
-        return;
-      case 'split-down':
-        workspaces.split(ws.name, 'column', focused?.id, launch);
-        return;
-      case 'focus-left':
-      case 'focus-right':
-      case 'focus-up':
-      case 'focus-down':
-        if (focused) workspaces.focus(ws.name, action.slice('focus-'.length) as 'left');
-        return;
-      case 'kill-pane':
-        if (focused) workspaces.kill(ws.name, focused.id);
-        return;
-      case 'new-pane':
-        workspaces.open(ws.name, launch);
-        return;
-      case 'new-tab':
-        workspaces.openTab(ws.name, launch);
-        return;
-      case 'next-tab':
-        workspaces.selectTab(ws.name, 'next');
-        return;
-      case 'prev-tab':
-        workspaces.selectTab(ws.name, 'prev');
-        return;
-      case 'zoom':
-        if (focused) workspaces.zoom(ws.name, focused.id);
-        return;
-    }
   }
 
   /**
@@ -227,7 +209,7 @@ export class AttachHub {
   /** A key bound to an external command: run it with the pane's context, in a popup if asked. */
   private runBinding(s: AttachSession, ws: Workspace, key: string): void {
     const binding = this.deps.config().bindings[key];
-    if (binding === undefined || typeof binding === 'string') {
+    if (binding === undefined || typeof binding === 'string' || 'call' in binding) {
       throw new FuxError('NOT_FOUND', `no command is bound to ${key}; docs/config.md shows how to bind one`);
     }
     const focused = ws.focused;

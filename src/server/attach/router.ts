@@ -114,12 +114,19 @@ export const attachRouter = t.router({
   action: proc
     .meta({
       verb: 'attach',
-      description: 'a key binding or click: split, focus, kill, tabs, zoom, workspace, command',
+      description:
+        'a key binding or click: a control procedure called in the context of this client, a workspace, a command',
     })
     .input(attachInputs.action)
     .output(ok)
-    .mutation(({ ctx, input }) => {
-      ctx.attach.action(input.client, input.action);
+    .mutation(async ({ ctx, input }) => {
+      const call = ctx.attach.action(input.client, input.action);
+      if (call?.path === 'popup') {
+        // A popup's call ends when its program does; the key is done once it shows.
+        ctx.call(call.path, call.input).catch((err: Error) => ctx.log(`popup from a key: ${err.message}`));
+      } else if (call) {
+        await ctx.call(call.path, call.input);
+      }
       return { ok: true as const };
     }),
   history: proc

@@ -2,7 +2,12 @@ import { builtinActionNames } from '../../../src/client/attach/input/bindings';
 import { InputDecoder } from '../../../src/client/attach/input/decoder';
 import { helpLines, PrefixKeys, type Outcome } from '../../../src/client/attach/input/keymap';
 import type { BytesToken, KeyToken } from '../../../src/client/attach/input/tokens';
-import { clientAction, serverAction } from '../../../src/protocol/attach';
+import { clientAction, NAMED_CALLS } from '../../../src/protocol/bindings';
+
+/** The outcome of a key bound to an action name: the call it stands for. */
+function called(name: string): Outcome {
+  return { action: { kind: 'call', ...NAMED_CALLS[name]! } };
+}
 
 function tokens(raw: string): Array<KeyToken | BytesToken> {
   const d = new InputDecoder({ now: () => 0 });
@@ -40,10 +45,7 @@ describe('the prefix', () => {
 
   test('the prefix is recognised in its kitty and modifyOtherKeys forms too', () => {
     for (const raw of ['\x1b[97;5u', '\x1b[27;5;97~']) {
-      expect(type(new PrefixKeys(), raw + '|')).toEqual([
-        { pending: true },
-        { action: { kind: 'builtin', action: 'split-right' } },
-      ]);
+      expect(type(new PrefixKeys(), raw + '|')).toEqual([{ pending: true }, called('split-right')]);
     }
   });
 
@@ -64,11 +66,7 @@ describe('the prefix', () => {
 
   test('a bound key acts once: the key after it goes to the pane', () => {
     const keys = new PrefixKeys();
-    expect(type(keys, '\x01zz')).toEqual([
-      { pending: true },
-      { action: { kind: 'builtin', action: 'zoom' } },
-      { send: 'z' },
-    ]);
+    expect(type(keys, '\x01zz')).toEqual([{ pending: true }, called('zoom'), { send: 'z' }]);
   });
 
   test('cancel forgets a pressed prefix', () => {
@@ -83,7 +81,7 @@ describe('the prefix', () => {
     expect(type(keys, '\x1b[97;5u\x1b[97;5:3u\x1b[124u\x1b[124;1:3u\x1b[98u\x1b[98;1:3u')).toEqual([
       { pending: true },
       { pending: true },
-      { action: { kind: 'builtin', action: 'split-right' } },
+      called('split-right'),
       { cancelled: true },
       { send: '\x1b[98u' },
       { send: '\x1b[98;1:3u' },
@@ -92,25 +90,24 @@ describe('the prefix', () => {
 });
 
 describe('the default bindings', () => {
-  const builtin = (action: string) => ({ action: { kind: 'builtin', action } });
   test.each([
-    ['|', builtin('split-right')],
-    ['-', builtin('split-down')],
-    ['h', builtin('focus-left')],
-    ['j', builtin('focus-down')],
-    ['k', builtin('focus-up')],
-    ['l', builtin('focus-right')],
-    ['\x1b[D', builtin('focus-left')],
-    ['\x1b[B', builtin('focus-down')],
-    ['\x1b[A', builtin('focus-up')],
-    ['\x1b[C', builtin('focus-right')],
-    ['\x1bOA', builtin('focus-up')],
-    ['x', builtin('kill-pane')],
-    ['c', builtin('new-pane')],
-    ['t', builtin('new-tab')],
-    ['n', builtin('next-tab')],
-    ['p', builtin('prev-tab')],
-    ['z', builtin('zoom')],
+    ['|', called('split-right')],
+    ['-', called('split-down')],
+    ['h', called('focus-left')],
+    ['j', called('focus-down')],
+    ['k', called('focus-up')],
+    ['l', called('focus-right')],
+    ['\x1b[D', called('focus-left')],
+    ['\x1b[B', called('focus-down')],
+    ['\x1b[A', called('focus-up')],
+    ['\x1b[C', called('focus-right')],
+    ['\x1bOA', called('focus-up')],
+    ['x', called('kill-pane')],
+    ['c', called('new-pane')],
+    ['t', called('new-tab')],
+    ['n', called('next-tab')],
+    ['p', called('prev-tab')],
+    ['z', called('zoom')],
     ['[', { client: 'copy-mode' }],
     ['d', { client: 'detach' }],
     ['s', { client: 'workspace-picker' }],
@@ -122,7 +119,7 @@ describe('the default bindings', () => {
   test.each([1, 2, 3, 4, 5, 6, 7, 8, 9])('prefix %i selects that tab', (n) => {
     expect(type(new PrefixKeys(), `\x01${n}`)).toEqual([
       { pending: true },
-      { action: { kind: 'select-tab', number: n } },
+      { action: { kind: 'call', call: 'tab.select', input: { which: n } } },
     ]);
   });
 
@@ -137,7 +134,7 @@ describe('the config', () => {
     expect(type(keys, '\x01\x02|\x02\x02')).toEqual([
       { send: '\x01' },
       { pending: true },
-      { action: { kind: 'builtin', action: 'split-right' } },
+      called('split-right'),
       { pending: true },
       { send: '\x02' },
     ]);
@@ -148,7 +145,7 @@ describe('the config', () => {
     expect(type(keys, 'a`c``')).toEqual([
       { send: 'a' },
       { pending: true },
-      { action: { kind: 'builtin', action: 'new-pane' } },
+      called('new-pane'),
       { pending: true },
       { send: '`' },
     ]);
@@ -161,13 +158,13 @@ describe('the config', () => {
     });
     expect(type(keys, '\x01x\x01\x1bv\x01\x01\x01\x1b[15~')).toEqual([
       { pending: true },
-      { action: { kind: 'builtin', action: 'zoom' } },
+      called('zoom'),
       { pending: true },
-      { action: { kind: 'builtin', action: 'split-right' } },
+      called('split-right'),
       { pending: true },
-      { action: { kind: 'builtin', action: 'next-tab' } },
+      called('next-tab'),
       { pending: true },
-      { action: { kind: 'select-tab', number: 12 } },
+      { action: { kind: 'call', call: 'tab.select', input: { which: 12 } } },
     ]);
   });
 
@@ -181,6 +178,22 @@ describe('the config', () => {
       { action: { kind: 'binding', key: 'g' } },
       { pending: true },
       { action: { kind: 'binding', key: 'C-g' } },
+    ]);
+  });
+
+  test('a binding to a control procedure calls it with its input', () => {
+    const keys = new PrefixKeys({
+      prefix: 'C-a',
+      bindings: {
+        v: { call: 'split', input: { direction: 'v', argv: ['htop'] } },
+        K: { call: 'kill', input: {} },
+      },
+    });
+    expect(type(keys, '\x01v\x01K')).toEqual([
+      { pending: true },
+      { action: { kind: 'call', call: 'split', input: { direction: 'v', argv: ['htop'] } } },
+      { pending: true },
+      { action: { kind: 'call', call: 'kill', input: {} } },
     ]);
   });
 
@@ -206,12 +219,12 @@ describe('the config', () => {
       'Hyper: not a key name (e.g. C-a, M-x, F5, Enter, |)',
       expect.stringContaining('q: unknown action "explode"'),
     ]);
-    expect(type(keys, '\x01z')).toEqual([{ pending: true }, { action: { kind: 'builtin', action: 'zoom' } }]);
+    expect(type(keys, '\x01z')).toEqual([{ pending: true }, called('zoom')]);
   });
 
   test("the built-in action names are the protocol's", () => {
     expect(builtinActionNames().sort()).toEqual(
-      [...serverAction.options, ...clientAction.options, 'select-tab-N', 'none'].sort(),
+      [...Object.keys(NAMED_CALLS), ...clientAction.options, 'select-tab-N', 'none'].sort(),
     );
   });
 
@@ -235,6 +248,11 @@ describe('the help overlay', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}C-b +send the prefix key to the pane$/));
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}g +popup: lazygit$/));
     expect(lines.some((l) => l.includes('\x1b'))).toBe(false);
+  });
+
+  test('a key bound to a procedure shows the call', () => {
+    const lines = helpLines({ v: { call: 'split', input: { direction: 'v' } } }, 'C-a');
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}v +call: split direction=v$/));
   });
 
   test('an overridden key shows its new meaning, and a removed one is not listed', () => {

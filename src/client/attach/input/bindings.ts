@@ -1,13 +1,21 @@
 /**
  * The key table used after the prefix: the defaults, overridden and extended by the config's
- * `keys.bindings` (from the attach view). A binding is a built-in action's name or an external
- * command; `none` removes a default.
+ * `keys.bindings` (from the attach view). A binding calls a control procedure (written as
+ * `{ call, input }`, or as one of the action names that stand for a call), runs an external
+ * command, or is one of the client's own actions; `none` removes a default.
  */
-import type { z } from 'zod';
-import type { AttachAction, bindingSchema, ClientAction, ServerAction } from '../../../protocol/attach';
+import type { AttachAction } from '../../../protocol/attach';
+import {
+  actionNames,
+  clientAction,
+  namedCall,
+  UNBOUND,
+  type Binding,
+  type ClientAction,
+} from '../../../protocol/bindings';
 import { formatKey, parseKeyName } from './keys';
 
-export type Binding = z.infer<typeof bindingSchema>;
+export type { Binding };
 
 /** What a key bound after the prefix does. */
 export type Bound = { action: AttachAction } | { client: ClientAction };
@@ -46,9 +54,6 @@ export const DEFAULT_BINDINGS: Readonly<Record<string, string>> = {
   '?': 'help',
 };
 
-/** The binding value that removes a default. */
-export const UNBOUND = 'none';
-
 const DESCRIPTIONS: Record<string, string> = {
   'split-right': 'split the pane, the new one to the right',
   'split-down': 'split the pane, the new one below',
@@ -69,60 +74,39 @@ const DESCRIPTIONS: Record<string, string> = {
   'send-prefix': 'send the prefix key to the pane',
 };
 
-// The client takes only types from the server; a record over each union keeps these lists exact.
-const SERVER_ACTIONS: Record<ServerAction, true> = {
-  'split-right': true,
-  'split-down': true,
-  'focus-left': true,
-  'focus-right': true,
-  'focus-up': true,
-  'focus-down': true,
-  'kill-pane': true,
-  'new-pane': true,
-  'new-tab': true,
-  'next-tab': true,
-  'prev-tab': true,
-  zoom: true,
-};
-const CLIENT_ACTIONS: Record<ClientAction, true> = {
-  detach: true,
-  'copy-mode': true,
-  'workspace-picker': true,
-  help: true,
-  'send-prefix': true,
-};
-
-function isServerAction(name: string): name is ServerAction {
-  return Object.hasOwn(SERVER_ACTIONS, name);
-}
 function isClientAction(name: string): name is ClientAction {
-  return Object.hasOwn(CLIENT_ACTIONS, name);
+  return clientAction.safeParse(name).success;
 }
 
-const SELECT_TAB = /^select-tab[- ]([1-9][0-9]*)$/;
-
-/** Every built-in action name a binding may use (`select-tab-N` for any N ≥ 1). */
+/** Every action name a binding may use (`select-tab-N` for any N ≥ 1). */
 export function builtinActionNames(): string[] {
-  return [...Object.keys(SERVER_ACTIONS), ...Object.keys(CLIENT_ACTIONS), 'select-tab-N', UNBOUND];
+  return actionNames();
 }
 
 /** A binding's meaning, or undefined for `none`; an error message for an unknown action. */
 export function bindingMeaning(written: string, binding: Binding): Bound | undefined | Error {
-  if (typeof binding !== 'string') return { action: { kind: 'binding', key: written } };
+  if (typeof binding !== 'string') {
+    if ('command' in binding) return { action: { kind: 'binding', key: written } };
+    return { action: { kind: 'call', call: binding.call, input: binding.input ?? {} } };
+  }
   if (binding === UNBOUND) return undefined;
-  if (isServerAction(binding)) return { action: { kind: 'builtin', action: binding } };
+  const call = namedCall(binding);
+  if (call) return { action: { kind: 'call', ...call } };
   if (isClientAction(binding)) return { client: binding };
-  const tab = SELECT_TAB.exec(binding);
-  if (tab) return { action: { kind: 'select-tab', number: Number(tab[1]) } };
-  return new Error(`${written}: unknown action "${binding}" (one of ${builtinActionNames().join(', ')})`);
+  return new Error(`${written}: unknown action "${binding}" (one of ${actionNames().join(', ')})`);
 }
 
 function describe(written: string, binding: Binding, bound: Bound): string {
-  if (typeof binding !== 'string') return `${binding.popup ? 'popup' : 'run'}: ${binding.command}`;
-  if ('action' in bound && bound.action.kind === 'select-tab') {
-    return bound.action.number === Number(written)
-      ? 'select the tab of that number'
-      : `select tab ${bound.action.number}`;
+  if (typeof binding !== 'string') {
+    if ('command' in binding) return `${binding.popup ? 'popup' : 'run'}: ${binding.command}`;
+    const args = Object.entries(binding.input ?? {}).map(([k, v]) => `${k}=${String(v)}`);
+    return ['call:', binding.call, ...args].join(' ');
+  }
+  if ('action' in bound && bound.action.kind === 'call' && bound.action.call === 'tab.select') {
+    const which = bound.action.input.which;
+    if (typeof which === 'number') {
+      return which === Number(written) ? 'select the tab of that number' : `select tab ${which}`;
+    }
   }
   return DESCRIPTIONS[binding] ?? binding;
 }
