@@ -3,7 +3,7 @@ import { Pane, type CaptureResult, type PaneExit } from './pane';
 import { popupSize, Workspace, type PaneEntry, type Size, type Tab } from './workspace';
 import { FuxError, noWorkspace } from './errors';
 import type { EventBus } from './events';
-import { encodeKeys } from './keys';
+import { encodeKeys } from '../protocol/send-keys';
 import { OutputThrottle } from './throttle';
 import type { AgentDetection } from './agent/agent-detection';
 import { isFinish, type AgentChange } from './agent/agent-status';

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { AttachAction, bindingSchema, ClientAction, ServerAction } from '../../../protocol/attach';
-import { formatKey, parseKeyName } from './keys';
+import { formatKey, parseKeyName } from '../../../protocol/keys';
 
 export type Binding = z.infer<typeof bindingSchema>;
 
