@@ -10,15 +10,13 @@ import { z } from 'zod';
 import { isTomlError, parseToml } from '../zor/rules/toml';
 import { tomlKeyLine } from './toml-key-line';
 import { clientAction, commandBinding, namedCall, procedureCall, UNBOUND } from '../protocol/bindings';
+import { KEY_FORMS, parseKeyName } from '../protocol/keys';
 import { checkBindingInput } from './attach/bindable';
 
-/**
- * A key as config writes it: optional C- (Ctrl), M- (Alt), S- (Shift) prefixes, then one
- * character or a named key. The attach client parses the same names.
- */
-const KEY_NAME =
-  /^((C|M|S)-)*(.|Space|Enter|Tab|Escape|Esc|BSpace|Backspace|Up|Down|Left|Right|Home|End|PageUp|PageDown|PPage|NPage|Insert|Delete|F([1-9]|1[0-2]))$/u;
-const keySchema = z.string().regex(KEY_NAME, 'not a key name: write e.g. "C-a", "M-x", "F5", "|" or "Enter"');
+/** A key as config writes it (`C-a`, `M-x`, `F5`, `|`): the key model the attach client matches presses with. */
+const keySchema = z
+  .string()
+  .refine((text) => parseKeyName(text) !== undefined, `not a key name: ${KEY_FORMS}`);
 
 /** An action name: a named call (`split-right`, `select-tab-N`…), a client action, or `none` (the key does nothing: it removes a default). */
 const actionName = z

@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import type { EventBus } from './events';
 import { FuxError } from './errors';
+import { KeyNameError } from '../protocol/send-keys';
 import type { Workspaces } from './workspaces';
 import type { AttachHub } from './attach/hub';
 
@@ -63,6 +64,7 @@ const userErrors = t.middleware(async ({ next }) => {
   if (!res.ok) {
     const cause = res.error.cause;
     if (cause instanceof FuxError) throw new TRPCError({ code: cause.code, message: cause.message });
+    if (cause instanceof KeyNameError) throw new TRPCError({ code: 'BAD_REQUEST', message: cause.message });
   }
   return res;
 });

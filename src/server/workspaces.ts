@@ -3,7 +3,7 @@ import { Pane, type CaptureResult, type PaneExit } from './pane';
 import { popupSize, Workspace, type PaneEntry, type PopupEntry, type Size, type Where } from './workspace';
 import { FuxError, noWorkspace } from './errors';
 import type { EventBus } from './events';
-import { encodeKeys } from './keys';
+import { encodeKeys } from '../protocol/send-keys';
 import type { AgentDetection } from './agent/agent-detection';
 import { merge, noChange, type Change } from './change';
 import { Publisher, type WorkspaceWatcher } from './publish';

@@ -49,6 +49,33 @@ describe('the CLI', () => {
     expect(text).toContain('printf "%s|" hello Aé\nhello|Aé|');
   });
 
+  test('send-keys sends modified cursor keys as xterm does, the same bytes the attach client sends', async () => {
+    const { id } = json<{ id: number }>(['new', '-w', 'xkeys', '--', 'cat', '-v']);
+    expect(
+      home.cli(['send-keys', String(id), '-w', 'xkeys', 'C-Up', 'PgUp', 'M-Up', 'C-F5', 'Enter']).code,
+    ).toBe(0);
+    const screen = await until(
+      () => {
+        const t = home.cli(['capture', String(id), '-w', 'xkeys']).stdout;
+        return t.includes('^[[1;5A^[[5~^[[1;3A^[[15;5~') ? t : undefined;
+      },
+      10_000,
+      'cat -v to print the keys',
+    );
+    expect(screen).not.toContain('C-Up');
+  });
+
+  test('send-keys refuses a key-shaped name that names no key, naming it and listing the forms', () => {
+    const { id } = json<{ id: number }>(['new', '-w', 'badkeys', '--', 'cat']);
+    const r = home.cli(['send-keys', String(id), '-w', 'badkeys', 'echo', 'C-Upp']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^fux send-keys: unknown key C-Upp: a key is one character or a name \(Enter\/Return, .*F1-F12\), after any of the modifiers C- \(Ctrl\), M- \(Alt\), S- \(Shift\), e\.g\. .*; --literal sends it as text\n$/,
+    );
+    expect(home.cli(['send-keys', String(id), '-w', 'badkeys', 'F13']).stderr).toMatch(/unknown key F13: /);
+    expect(home.cli(['send-keys', String(id), '-w', 'badkeys', '--literal', 'C-Upp']).code).toBe(0);
+  });
+
   test('send-keys C-c delivers SIGINT to the program in the pane', async () => {
     const { id } = json<{ id: number }>([
       'new',

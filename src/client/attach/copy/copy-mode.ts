@@ -11,7 +11,7 @@
  * takes the pane's origin off).
  */
 import type { AttachHistory } from '../../../protocol/attach';
-import type { KeyName } from '../input/keys';
+import type { KeyName } from '../../../protocol/keys';
 import type { KeyToken, MouseToken, Token } from '../input/tokens';
 import { expandRow, type Cell } from '../runs';
 import { GridSearch, type SearchDirection } from './search';

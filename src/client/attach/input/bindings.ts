@@ -13,7 +13,7 @@ import {
   type Binding,
   type ClientAction,
 } from '../../../protocol/bindings';
-import { formatKey, parseKeyName } from './keys';
+import { formatKey, parseKeyName } from '../../../protocol/keys';
 
 export type { Binding };
 

@@ -5,7 +5,7 @@
  */
 import type { AttachAction, ClientAction } from '../../../protocol/attach';
 import { DEFAULT_PREFIX, keyTable, type Binding, type BoundKey } from './bindings';
-import { formatKey, keyBytes, parseKeyName, sameKey, type KeyName } from './keys';
+import { formatKey, keyBytes, parseKeyName, sameKey, type KeyName } from '../../../protocol/keys';
 import type { BytesToken, KeyToken } from './tokens';
 
 export type Outcome =

@@ -3,7 +3,7 @@
  * escape sequence (CSI, SS3, or a string sequence such as a terminal's OSC reply). What a
  * recognised sequence means is decided here; the decoder does the buffering and the timing.
  */
-import { keyOfChar, keyOfCode, withModifiers, type KeyName } from './keys';
+import { keyOfChar, keyOfCode, withModifiers, type KeyName } from '../../../protocol/keys';
 import type { KeyToken, MouseToken, Token } from './tokens';
 
 const ESC = '\x1b';

@@ -3,7 +3,7 @@
  * exact text it was decoded from in `raw` (paste keeps it too, markers included), so the raw texts
  * of a run of tokens concatenate to the input: nothing is lost or reordered.
  */
-import type { KeyName } from './keys';
+import type { KeyName } from '../../../protocol/keys';
 
 export interface KeyToken {
   kind: 'key';

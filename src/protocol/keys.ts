@@ -1,8 +1,9 @@
 /**
- * Key names: what the decoder recognises a key press as, what the config writes (`C-a`, `M-x`,
- * `C-Space`, `F5`, `|`), and how the two are compared. Both sides go through `canonicalKey`, so a
- * press decoded from `\x01`, from kitty's `ESC[97;5u` or from modifyOtherKeys' `ESC[27;5;97~`
- * matches the config's `C-a` alike.
+ * The key model both sides share: the names a user writes (`C-a`, `M-x`, `C-Up`, `F5`, `PgUp`, `|`),
+ * what the attach client decodes a press as, and the bytes an xterm-compatible terminal sends for a
+ * key. The attach client compares the config's keys with presses through `canonicalKey`, so a press
+ * decoded from `\x01`, from kitty's `ESC[97;5u` or from modifyOtherKeys' `ESC[27;5;97~` matches the
+ * config's `C-a` alike; `send-keys` turns names into bytes with the same `keyBytes`.
  */
 
 export interface KeyName {
@@ -14,36 +15,47 @@ export interface KeyName {
   super?: boolean;
 }
 
-/** The named keys, by the spellings the config may use (lower-cased), to their canonical name. */
-const NAMED: Record<string, string> = {
-  enter: 'Enter',
-  return: 'Enter',
-  tab: 'Tab',
-  escape: 'Escape',
-  esc: 'Escape',
-  space: 'Space',
-  bspace: 'BSpace',
-  backspace: 'BSpace',
-  up: 'Up',
-  down: 'Down',
-  left: 'Left',
-  right: 'Right',
-  home: 'Home',
-  end: 'End',
-  pageup: 'PageUp',
-  pgup: 'PageUp',
-  ppage: 'PageUp',
-  pagedown: 'PageDown',
-  pgdn: 'PageDown',
-  npage: 'PageDown',
-  insert: 'Insert',
-  ic: 'Insert',
-  delete: 'Delete',
-  dc: 'Delete',
-  del: 'Delete',
-  begin: 'Begin',
-};
-for (let n = 1; n <= 12; n++) NAMED[`f${n}`] = `F${n}`;
+/** Every named key: its canonical name first, then the other spellings accepted (tmux's among them). */
+const NAMED_KEYS: readonly (readonly string[])[] = [
+  ['Enter', 'Return'],
+  ['Tab'],
+  ['Escape', 'Esc'],
+  ['Space'],
+  ['BSpace', 'Backspace'],
+  ['Up'],
+  ['Down'],
+  ['Left'],
+  ['Right'],
+  ['Home'],
+  ['End'],
+  ['PageUp', 'PgUp', 'PPage'],
+  ['PageDown', 'PgDn', 'NPage'],
+  ['Insert', 'IC'],
+  ['Delete', 'DC', 'Del'],
+  ['Begin'],
+  ...Array.from({ length: 12 }, (_, i) => [`F${i + 1}`]),
+];
+
+/** Spelling as written → canonical name, and the same lower-cased (the config ignores case). */
+const BY_SPELLING = new Map<string, string>();
+const BY_LOWER = new Map<string, string>();
+for (const [canonical, ...others] of NAMED_KEYS) {
+  for (const spelling of [canonical, ...others]) {
+    BY_SPELLING.set(spelling, canonical);
+    BY_LOWER.set(spelling.toLowerCase(), canonical);
+  }
+}
+
+/** `BTab` (tmux's name for Shift-Tab) is a named key with a modifier in it. */
+const BACK_TAB = 'BTab';
+
+/** The accepted forms of a key, for an error that must list them. */
+export const KEY_FORMS =
+  'a key is one character or a name (' +
+  NAMED_KEYS.filter((spellings) => !/^F\d/.test(spellings[0]))
+    .map((spellings) => spellings.join('/'))
+    .join(', ') +
+  `, ${BACK_TAB}, F1-F12), after any of the modifiers C- (Ctrl), M- (Alt), S- (Shift), e.g. C-c, M-x, C-Up, S-F5`;
 
 const MODIFIER = /^(C|M|S|Super)-(.+)$/s;
 
@@ -70,12 +82,20 @@ export function canonicalKey(key: KeyName): KeyName {
   return out;
 }
 
+export interface ParseKeyOptions {
+  /**
+   * Names only as listed (`Enter`, `PgUp`), not in any case: `send-keys` sends a lower-case word
+   * such as `end` or `dc` as text. The config reads names in any case.
+   */
+  exactCase?: boolean;
+}
+
 /**
  * A key as the config writes it, e.g. `C-a`, `M-x`, `C-M-Left`, `S-Tab`, `BTab`, `F5`, `|`, `-`.
  * `C-` with a letter means the lower-case letter (as tmux reads it: the terminal sends the same
  * byte); `C-@` is `C-Space`. Undefined when the text is not a key.
  */
-export function parseKeyName(text: string): KeyName | undefined {
+export function parseKeyName(text: string, opts: ParseKeyOptions = {}): KeyName | undefined {
   const key: KeyName = { name: '' };
   let rest = text;
   for (let m = MODIFIER.exec(rest); m; m = MODIFIER.exec(rest)) {
@@ -85,12 +105,12 @@ export function parseKeyName(text: string): KeyName | undefined {
     else key.super = true;
     rest = m[2];
   }
-  const lower = rest.toLowerCase();
-  if (lower === 'btab') {
+  const named = opts.exactCase ? BY_SPELLING.get(rest) : BY_LOWER.get(rest.toLowerCase());
+  if (opts.exactCase ? rest === BACK_TAB : rest.toLowerCase() === BACK_TAB.toLowerCase()) {
     key.name = 'Tab';
     key.shift = true;
-  } else if (lower in NAMED && rest.length > 1) {
-    key.name = NAMED[lower];
+  } else if (named !== undefined && rest.length > 1) {
+    key.name = named;
   } else if ([...rest].length === 1) {
     key.name = rest;
     if (key.ctrl && rest === '@') key.name = 'Space';
@@ -203,11 +223,23 @@ const PLAIN_BYTES: Record<string, string> = {
   Space: ' ',
 };
 
+/** What changes the bytes of a key: DECCKM (application cursor keys), which the pane's program sets. */
+export interface KeyModes {
+  appCursor: boolean;
+}
+
+const NORMAL_MODES: KeyModes = { appCursor: false };
+
+/** The keys DECCKM switches from CSI to SS3 when they carry no modifier. */
+const CURSOR_KEYS = new Set(['Up', 'Down', 'Right', 'Left', 'Home', 'End', 'Begin']);
+
 /**
- * The bytes a legacy (xterm) terminal sends for a key, e.g. for sending the prefix to a pane from
- * a binding other than the prefix itself. Undefined for keys such a terminal cannot send.
+ * The bytes a legacy (xterm) terminal sends for a key: modifiers on cursor, navigation and function
+ * keys as `CSI 1;m X` or `CSI n;m ~` (m = 1 + shift·1 + alt·2 + ctrl·4 + super·8), so `C-Up` is
+ * `ESC[1;5A` and `C-F5` is `ESC[15;5~`; unmodified cursor keys in SS3 form under DECCKM. Undefined
+ * for keys such a terminal cannot send (`S-Enter`, `C-1`).
  */
-export function keyBytes(key: KeyName): string | undefined {
+export function keyBytes(key: KeyName, modes: KeyModes = NORMAL_MODES): string | undefined {
   const k = canonicalKey(key);
   const mods = (k.shift ? 1 : 0) | (k.alt ? 2 : 0) | (k.ctrl ? 4 : 0) | (k.super ? 8 : 0);
   if (k.name in TILDE_CODES) {
@@ -217,7 +249,8 @@ export function keyBytes(key: KeyName): string | undefined {
   if (k.name in LETTER_FINALS) {
     const final = LETTER_FINALS[k.name];
     if (mods !== 0) return `\x1b[1;${mods + 1}${final}`;
-    return /^F[1-4]$/.test(k.name) ? `\x1bO${final}` : `\x1b[${final}`;
+    const ss3 = /^F[1-4]$/.test(k.name) || (modes.appCursor && CURSOR_KEYS.has(k.name));
+    return ss3 ? `\x1bO${final}` : `\x1b[${final}`;
   }
   if (k.name === 'Tab' && k.shift && !k.ctrl && !k.super) return (k.alt ? '\x1b' : '') + '\x1b[Z';
   if (k.shift || k.super) return undefined;

@@ -1,12 +1,5 @@
-import { InputDecoder } from '../../../src/client/attach/input/decoder';
-import {
-  formatKey,
-  isKey,
-  keyBytes,
-  parseKeyName,
-  sameKey,
-  type KeyName,
-} from '../../../src/client/attach/input/keys';
+import { InputDecoder } from '../../src/client/attach/input/decoder';
+import { formatKey, isKey, keyBytes, parseKeyName, sameKey, type KeyName } from '../../src/protocol/keys';
 
 function decodedKey(raw: string): KeyName | undefined {
   const d = new InputDecoder({ now: () => 0 });
@@ -45,6 +38,29 @@ describe('key names as the config writes them', () => {
 
   test.each(['', 'C-', 'Nope', 'ab', 'C-Nope', 'F13'])('%j is not a key', (text) => {
     expect(parseKeyName(text)).toBeUndefined();
+  });
+
+  test('exactCase takes names only as listed, and every listed spelling', () => {
+    const exact = { exactCase: true };
+    expect(parseKeyName('enter', exact)).toBeUndefined();
+    expect(parseKeyName('btab', exact)).toBeUndefined();
+    expect(parseKeyName('C-up', exact)).toBeUndefined();
+    for (const [text, name] of [
+      ['Return', 'Enter'],
+      ['Esc', 'Escape'],
+      ['Backspace', 'BSpace'],
+      ['PgUp', 'PageUp'],
+      ['PPage', 'PageUp'],
+      ['NPage', 'PageDown'],
+      ['IC', 'Insert'],
+      ['DC', 'Delete'],
+      ['Del', 'Delete'],
+      ['Begin', 'Begin'],
+      ['F12', 'F12'],
+    ]) {
+      expect(parseKeyName(text, exact)).toEqual({ name });
+    }
+    expect(parseKeyName('BTab', exact)).toEqual({ name: 'Tab', shift: true });
   });
 
   test('a parsed key formats back to the config spelling', () => {
@@ -108,6 +124,15 @@ describe('the bytes a legacy terminal sends for a key', () => {
     ['BTab', '\x1b[Z'],
   ])('%s is %j', (text, bytes) => {
     expect(keyBytes(parseKeyName(text)!)).toBe(bytes);
+  });
+
+  test('unmodified cursor keys take the SS3 form under DECCKM; modified ones keep CSI 1;m', () => {
+    const app = { appCursor: true };
+    expect(
+      ['Up', 'Down', 'Right', 'Left', 'Home', 'End'].map((k) => keyBytes(parseKeyName(k)!, app)),
+    ).toEqual(['\x1bOA', '\x1bOB', '\x1bOC', '\x1bOD', '\x1bOH', '\x1bOF']);
+    expect(keyBytes(parseKeyName('M-Up')!, app)).toBe('\x1b[1;3A');
+    expect(keyBytes(parseKeyName('PageUp')!, app)).toBe('\x1b[5~');
   });
 
   test('a key a legacy terminal cannot send has no bytes', () => {
