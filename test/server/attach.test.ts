@@ -233,6 +233,30 @@ describe('attach protocol', () => {
     stop();
   });
 
+  test('a popup is a pane: `kill` closes it at once, a second is refused, and a key can call `popup`', async () => {
+    const { m, stop } = attach(fux, { workspace: 'w6k', cols: 80, rows: 24 });
+    await until(() => m.client !== '' && m.view?.panes.length === 1, 10_000, 'attached');
+    const reply = fux.popup.mutate({ workspace: 'w6k', argv: ['sleep', '60'] });
+    await until(() => m.view?.popup != null, 10_000, 'popup in view');
+    const id = m.view!.popup!.id;
+    await expect(fux.popup.mutate({ workspace: 'w6k', argv: ['true'] })).rejects.toThrow(
+      new RegExp(`already shows a popup \\(pane ${id}\\)`),
+    );
+    await fux.kill.mutate({ workspace: 'w6k', id });
+    await until(() => m.view?.popup === null, 10_000, 'popup gone');
+    // SIGHUP, as a closed terminal.
+    await expect(reply).resolves.toEqual({ id, exit: { code: null, signal: 1 } });
+    await fux.attach.action.mutate({
+      client: m.client,
+      action: { kind: 'call', call: 'popup', input: { argv: ['sh', '-c', 'echo key-popup; sleep 60'] } },
+    });
+    await until(() => m.view?.popup != null, 10_000, 'popup from a key');
+    await until(() => m.text(m.view!.popup!.id).includes('key-popup'), 10_000, 'its rows');
+    await fux.kill.mutate({ workspace: 'w6k', id: m.view!.popup!.id });
+    await until(() => m.view?.popup === null, 10_000, 'popup from a key gone');
+    stop();
+  });
+
   test('history returns rows above the screen for copy mode', async () => {
     const { m, stop } = attach(fux, { workspace: 'w7', cols: 80, rows: 10 });
     await until(() => m.client !== '' && m.view?.panes.length === 1, 10_000, 'attached');
