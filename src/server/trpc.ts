@@ -43,15 +43,12 @@ export interface ProcedureMeta {
   streams?: boolean;
 }
 
-export const t = initTRPC
-  .context<Context>()
-  .meta<ProcedureMeta>()
-  .create({
-    isDev: false,
-    // One formatter for every reply (src/rpc/error-formatter.ts): `id: expected a number, got a
-    // string` with a code, never a stack, a server path or the validator's JSON.
-    errorFormatter,
-  });
+export const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
+  isDev: false,
+  // One formatter for every reply (src/rpc/error-formatter.ts): `id: expected a number, got a
+  // string` with a code, never a stack, a server path or the validator's JSON.
+  errorFormatter,
+});
 
 /** Turn our user-facing errors into tRPC errors with the same code and message. */
 const userErrors = t.middleware(async ({ next }) => {
