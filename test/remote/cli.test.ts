@@ -105,6 +105,18 @@ describe('allow-list', () => {
     expect(ok(a, ['allow', '--list'])).toBe(bId);
   });
 
+  test('fux serve --allow with a server already running adds the ids to its allow-list and says so', async () => {
+    const bId = ok(b, ['id']);
+    await a.startServer();
+    const r = a.cli(['serve', '--allow', bId]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      `a fux server (pid ${a.serverPid()}) is already running on ${a.socket}; added to its allow-list:\nallowed ${bId}\n`,
+    );
+    expect(ok(a, ['allow', '--list'])).toBe(bId);
+    expect(a.cli(['serve', '--allow', bId]).stdout).toContain(`${bId} was already allowed`);
+  });
+
   test('fux serve --allow with a bad id does not start a server', () => {
     const r = a.cli(['serve', '--allow', 'xyz']);
     expect(r.code).toBe(1);
