@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { FuxCommand } from '../client/command';
-import { endpointIds } from '../client/remote';
+import { allowedLines, endpointIds } from '../client/remote';
 
 export default class Allow extends FuxCommand<typeof Allow> {
   static override summary = 'Let other machines attach over iroh, by endpoint id';
@@ -42,8 +42,6 @@ export default class Allow extends FuxCommand<typeof Allow> {
       return;
     }
     const res = await remote.allow.add.mutate({ ids });
-    this.out(res, () =>
-      ids.map((id) => (res.added.includes(id) ? `allowed ${id}` : `${id} was already allowed`)).join('\n'),
-    );
+    this.out(res, () => allowedLines(ids, res).join('\n'));
   }
 }

@@ -1,9 +1,25 @@
 import { TRPCError, type TRPCDefaultErrorShape } from '@trpc/server';
 
-/** One problem a schema reports; zod and every Standard Schema validator give this shape. */
+type PathSegment = PropertyKey | { key: PropertyKey };
+
+/**
+ * One problem a schema reports. Every Standard Schema validator gives `message` and `path`; zod
+ * adds the structured fields below, from which the readable text is made (zod's own text reads
+ * "Invalid input: expected number, received string").
+ */
 interface SchemaIssue {
   message: string;
-  path?: readonly (PropertyKey | { key: PropertyKey })[];
+  path?: readonly PathSegment[];
+  code?: string;
+  expected?: string;
+  values?: readonly unknown[];
+  keys?: readonly string[];
+  origin?: string;
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+  inclusive?: boolean;
+  /** A union's issues, one list per alternative, with paths relative to the union. */
+  errors?: readonly (readonly SchemaIssue[])[];
 }
 
 function schemaIssues(cause: unknown): SchemaIssue[] | undefined {
@@ -17,18 +33,121 @@ function schemaIssues(cause: unknown): SchemaIssue[] | undefined {
   return valid.length > 0 ? valid : undefined;
 }
 
-function describeIssue(issue: SchemaIssue): string {
-  const path = (issue.path ?? [])
-    .map((segment) => String(typeof segment === 'object' ? segment.key : segment))
-    .join('.');
-  return path === '' ? issue.message : `${path}: ${issue.message}`;
+const segmentKey = (segment: PathSegment): PropertyKey =>
+  typeof segment === 'object' ? segment.key : segment;
+
+/** The part of the request's input an issue is about (undefined when it is absent). */
+function valueAt(input: unknown, path: readonly PathSegment[]): unknown {
+  let value = input;
+  for (const segment of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[segmentKey(segment)];
+  }
+  return value;
 }
+
+/** A validator's type name as a reader says it: `int` is "an integer", `array` "a list". */
+const TYPE_WORDS: Record<string, string> = {
+  int: 'an integer',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'a boolean',
+  object: 'an object',
+  record: 'an object',
+  array: 'a list',
+  tuple: 'a list',
+  null: 'null',
+  undefined: 'nothing',
+  bigint: 'a bigint',
+};
+
+const typeWord = (name: string): string => TYPE_WORDS[name] ?? `a ${name}`;
+
+/** What the request sent, in the words of TYPE_WORDS; a number where an integer was due is shown. */
+function sentWord(value: unknown, expected: string | undefined): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'number' && expected === 'int') return String(value);
+  return typeWord(typeof value);
+}
+
+const quoted = (values: readonly unknown[]): string => values.map((v) => JSON.stringify(v)).join(', ');
+
+/** What a union's alternatives expect, when each of them failed on the value itself. */
+function unionExpects(issue: SchemaIssue): string | undefined {
+  const wants: string[] = [];
+  for (const alternative of issue.errors ?? []) {
+    const [only] = alternative;
+    if (alternative.length !== 1 || (only.path ?? []).length > 0) return undefined;
+    if (only.code === 'invalid_type' && only.expected) wants.push(typeWord(only.expected));
+    else if (only.code === 'invalid_value' && only.values) wants.push(`one of ${quoted(only.values)}`);
+    else return undefined;
+  }
+  return wants.length > 0 ? wants.join(' or ') : undefined;
+}
+
+function bound(issue: SchemaIssue, atLeast: boolean): string | undefined {
+  const limit = atLeast ? issue.minimum : issue.maximum;
+  if (limit === undefined) return undefined;
+  const exclusive = issue.inclusive === false;
+  const n = Number(limit);
+  switch (issue.origin) {
+    case 'string':
+      if (atLeast && n === 1 && !exclusive) return 'must not be empty';
+      return `must be ${atLeast ? 'at least' : 'at most'} ${n} characters long`;
+    case 'array':
+    case 'set':
+      if (atLeast && n === 1 && !exclusive) return 'must not be empty';
+      return `must have ${atLeast ? 'at least' : 'at most'} ${n} items`;
+    default:
+      return `must be ${exclusive ? (atLeast ? 'more than' : 'less than') : atLeast ? 'at least' : 'at most'} ${n}`;
+  }
+}
+
+/** An issue as one readable sentence; the validator's own message when no better one is known. */
+function issueText(issue: SchemaIssue, value: unknown): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.expected === undefined) break;
+      return value === undefined
+        ? `missing, expected ${typeWord(issue.expected)}`
+        : `expected ${typeWord(issue.expected)}, got ${sentWord(value, issue.expected)}`;
+    case 'invalid_value':
+      if (!issue.values) break;
+      return `expected ${issue.values.length === 1 ? '' : 'one of '}${quoted(issue.values)}, got ${JSON.stringify(value) ?? 'nothing'}`;
+    case 'unrecognized_keys':
+      if (!issue.keys) break;
+      return `unknown field${issue.keys.length === 1 ? '' : 's'} ${quoted(issue.keys)}`;
+    case 'invalid_union': {
+      const wants = unionExpects(issue);
+      if (wants === undefined) break;
+      return value === undefined
+        ? `missing, expected ${wants}`
+        : `expected ${wants}, got ${sentWord(value, undefined)}`;
+    }
+    case 'too_small':
+    case 'too_big':
+      return bound(issue, issue.code === 'too_small') ?? issue.message;
+  }
+  return issue.message;
+}
+
+function describeIssue(issue: SchemaIssue, input: unknown): string {
+  const path = issue.path ?? [];
+  const name = path.map((segment) => String(segmentKey(segment))).join('.');
+  const text = issueText(issue, valueAt(input, path));
+  return name === '' ? `input: ${text}` : `${name}: ${text}`;
+}
+
+/** tRPC's words for a path that names no procedure of the type asked for. */
+const NO_PROCEDURE = /^No "(\w+)"-procedure on path "(.*)"$/s;
 
 /**
  * A router's `errorFormatter` for a socket that anyone on the machine may script (DESIGN.md §5):
  * a code and a readable message, never a stack trace or a path inside the server.
- * - schema failures read `name: Invalid input: expected string, received number; …` instead of
- *   the validator's pretty-printed JSON;
+ * - schema failures read `id: expected a number, got a string; keys: must not be empty` (each
+ *   problem with its field, from the request's input) instead of the validator's JSON;
+ * - a path that names no procedure reads `no query procedure "foo"`;
  * - an error the server did not mean to throw (anything but a TRPCError) keeps its details for the
  *   server's `onError` log and reaches the client as a plain internal error;
  * - `data.stack` is dropped even when the router was created with `isDev`.
@@ -36,18 +155,22 @@ function describeIssue(issue: SchemaIssue): string {
 export function errorFormatter({
   shape,
   error,
+  input,
 }: {
   shape: TRPCDefaultErrorShape;
   error: TRPCError;
+  input?: unknown;
 }): TRPCDefaultErrorShape {
   const data = { ...shape.data };
   delete data.stack;
-  return { ...shape, message: clientMessage(error, shape.message), data };
+  return { ...shape, message: clientMessage(error, shape.message, input), data };
 }
 
-function clientMessage(error: TRPCError, message: string): string {
+function clientMessage(error: TRPCError, message: string, input: unknown): string {
   const issues = error.code === 'BAD_REQUEST' ? schemaIssues(error.cause) : undefined;
-  if (issues) return `invalid input: ${issues.map(describeIssue).join('; ')}`;
+  if (issues) return issues.map((issue) => describeIssue(issue, input)).join('; ');
+  const noProcedure = error.code === 'NOT_FOUND' ? NO_PROCEDURE.exec(message) : null;
+  if (noProcedure) return `no ${noProcedure[1]} procedure "${noProcedure[2]}"`;
   const unexpected =
     error.code === 'INTERNAL_SERVER_ERROR' &&
     error.cause !== undefined &&

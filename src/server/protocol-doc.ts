@@ -142,8 +142,10 @@ One JSON message per line (\`\\n\`-terminated), at most 1 MiB a line. Messages a
 Every request carries an \`id\` (a number or string) and every reply carries the same \`id\`. A line
 that is not JSON, or over 1 MiB, is answered with an error whose \`id\` is \`null\`; the connection
 stays usable when the next line can be found, and is closed otherwise. Inputs are validated
-(zod): a bad input gets a \`BAD_REQUEST\` error that names the field. Error messages say what to do;
-they never carry stack traces.
+(zod): a bad input gets a \`BAD_REQUEST\` error whose message names each bad field in one line,
+e.g. \`id: expected a number, got a string\` or \`id: missing, expected a number; keys: must not be
+empty\`; a path that names no procedure gets \`NOT_FOUND\` and \`no query procedure "foo"\`. Error
+messages say what to do; they never carry stack traces, server paths or the validator's JSON.
 
 From a shell:
 

@@ -1,4 +1,5 @@
 import { initTRPC, TRPCError } from '@trpc/server';
+import { errorFormatter } from '../rpc/error-formatter';
 import type { z } from 'zod';
 import type { EventBus } from './events';
 import { FuxError } from './errors';
@@ -44,19 +45,12 @@ export interface ProcedureMeta {
   streams?: boolean;
 }
 
-export const t = initTRPC
-  .context<Context>()
-  .meta<ProcedureMeta>()
-  .create({
-    isDev: false,
-    errorFormatter({ shape }) {
-      // The message is the whole user-facing story; tRPC's data.stack is never sent (isDev: false).
-      return {
-        ...shape,
-        data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path },
-      };
-    },
-  });
+export const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
+  isDev: false,
+  // One formatter for every reply (src/rpc/error-formatter.ts): `id: expected a number, got a
+  // string` with a code, never a stack, a server path or the validator's JSON.
+  errorFormatter,
+});
 
 /** Turn our user-facing errors into tRPC errors with the same code and message. */
 const userErrors = t.middleware(async ({ next }) => {

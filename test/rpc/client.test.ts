@@ -95,14 +95,14 @@ describe('the stream client', () => {
     const newer = client as unknown as { missing: { query(input: object): Promise<unknown> } };
     const error = await failureOf(newer.missing.query({}));
     expect(error.data?.code).toBe('NOT_FOUND');
-    expect(error.message).toBe('No "query"-procedure on path "missing"');
+    expect(error.message).toBe('no query procedure "missing"');
   });
 
   it('reports invalid input as BAD_REQUEST naming the field, without a stack', async () => {
     const { client } = await newClient();
     const error = await failureOf(client.add.mutate({ a: 1, b: 'two' as unknown as number }));
     expect(error.data?.code).toBe('BAD_REQUEST');
-    expect(error.message).toBe('invalid input: b: Invalid input: expected number, received string');
+    expect(error.message).toBe('b: expected a number, got a string');
     expect(error.shape?.data).not.toHaveProperty('stack');
   });
 

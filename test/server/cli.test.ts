@@ -175,6 +175,12 @@ describe('the CLI', () => {
     [['new', '--env', 'NOEQUALS', '--', 'cat'], /is not KEY=VALUE/],
     [['list', '-w', 'nowhere'], /no workspace named nowhere/],
     [['send-keys', '1'], /nothing to send/],
+    // The server's schema message, as the socket gives it: one line, the field, no JSON.
+    [
+      ['capture', '1', '-w', 'cli1', '--scrollback', '2000000'],
+      /^fux capture: scrollback: must be at most 1000000\n$/,
+    ],
+    [['resize', '1', '-w', 'cli1', '+20000'], /^fux resize: delta: must be at most 10000\n$/],
   ])('fux %j fails on stderr with what to do', (args, message) => {
     const r = home.cli(args as string[]);
     expect(r.code).not.toBe(0);

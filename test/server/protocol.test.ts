@@ -93,7 +93,37 @@ describe('the wire protocol', () => {
     const raw = new Raw(home.socket);
     const reply = await raw.call(3, 'noSuchThing', {});
     expect(errorOf(reply).data.code).toBe('NOT_FOUND');
-    expect(errorOf(reply).message).toMatch(/noSuchThing/);
+    expect(errorOf(reply).message).toBe('no query procedure "noSuchThing"');
+    raw.end();
+  });
+
+  test.each([
+    ['a wrong type', 'capture', { id: 'one' }, 'query', 'id: expected a number, got a string'],
+    ['a missing field', 'capture', {}, 'query', 'id: missing, expected a number'],
+    ['a fraction', 'resize', { id: 1, delta: 1.5 }, 'mutation', 'delta: expected an integer, got 1.5'],
+    [
+      'a bad enum value',
+      'split',
+      { direction: 'diagonal' },
+      'mutation',
+      'direction: expected one of "h", "v", got "diagonal"',
+    ],
+    ['an empty list', 'sendKeys', { id: 1, keys: [] }, 'mutation', 'keys: must not be empty'],
+    [
+      'two problems',
+      'capture',
+      { id: 0, scrollback: 'all' },
+      'query',
+      'id: must be more than 0; scrollback: expected a number, got a string',
+    ],
+  ])('%s reads as one line with the field: %j', async (_what, path, input, method, message) => {
+    const raw = new Raw(home.socket);
+    const reply = await raw.call(4, path, input, method);
+    expect(errorOf(reply)).toEqual({
+      code: -32600,
+      message,
+      data: { code: 'BAD_REQUEST', httpStatus: 400, path },
+    });
     raw.end();
   });
 
@@ -118,6 +148,18 @@ describe('the wire protocol', () => {
       expect(err.data.code).toBe('BAD_REQUEST');
     }
     raw.end();
+  });
+
+  test('the typed client the CLI uses gets the same messages: a wrong type, a missing field, no such procedure', async () => {
+    const untyped = fux as unknown as {
+      capture: { query(input: object): Promise<unknown> };
+      noSuchThing: { query(input: object): Promise<unknown> };
+    };
+    await expect(untyped.capture.query({ id: 'one' })).rejects.toThrow(
+      /^id: expected a number, got a string$/,
+    );
+    await expect(untyped.capture.query({})).rejects.toThrow(/^id: missing, expected a number$/);
+    await expect(untyped.noSuchThing.query({})).rejects.toThrow(/^no query procedure "noSuchThing"$/);
   });
 
   test('a frame over 1 MiB is refused and the connection resynchronises at the next line', async () => {

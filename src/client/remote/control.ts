@@ -12,3 +12,8 @@ export function endpointIds(texts: readonly string[]): string[] {
     return id;
   });
 }
+
+/** What `allow.add` did, one line per id asked for: `allowed ID` or `ID was already allowed`. */
+export function allowedLines(ids: readonly string[], res: { added: readonly string[] }): string[] {
+  return ids.map((id) => (res.added.includes(id) ? `allowed ${id}` : `${id} was already allowed`));
+}

@@ -9,5 +9,5 @@ export {
 } from './errors';
 export { localIdentity } from './identity';
 export { remoteSettings } from './settings';
-export { endpointIds } from './control';
+export { allowedLines, endpointIds } from './control';
 export { remoteAttachOpener } from './attach-transport';
