@@ -1,4 +1,6 @@
+import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as path from 'node:path';
 import { FuxHome, until } from '../helpers/home';
 import type { FuxClient } from '../../src/client';
 import type { AttachFrame, Row } from '../../src/protocol/attach';
@@ -254,6 +256,27 @@ describe('attach protocol', () => {
     await until(() => m.text(m.view!.popup!.id).includes('key-popup'), 10_000, 'its rows');
     await fux.kill.mutate({ workspace: 'w6k', id: m.view!.popup!.id });
     await until(() => m.view?.popup === null, 10_000, 'popup from a key gone');
+    stop();
+  });
+
+  test('a key bound to a command in a popup opens it with the pane context, through the popup call', async () => {
+    fs.mkdirSync(path.join(home.dir, 'config', 'fux'), { recursive: true });
+    fs.writeFileSync(
+      path.join(home.dir, 'config', 'fux', 'config.toml'),
+      '[bindings]\n"g" = { command = "echo from-$FUX_PANE-in-$FUX_CWD; sleep 60", popup = true }\n',
+    );
+    const { m, stop } = attach(fux, { workspace: 'w6b', cols: 80, rows: 24 });
+    await until(() => m.client !== '' && m.view?.panes.length === 1, 10_000, 'attached');
+    // The server reloads the file on change: the key is bound once the view carries it.
+    await until(() => m.view?.keys.bindings.g !== undefined, 10_000, 'the binding in the view');
+    await fux.attach.action.mutate({ client: m.client, action: { kind: 'binding', key: 'g' } });
+    await until(() => m.view?.popup != null, 10_000, 'the popup');
+    const popup = m.view!.popup!.id;
+    await until(() => m.text(popup).includes(`from-${m.view!.panes[0]!.id}-in-/`), 10_000, 'its output');
+    await expect(
+      fux.attach.action.mutate({ client: m.client, action: { kind: 'binding', key: 'g' } }),
+    ).rejects.toThrow(/already shows a popup/);
+    await fux.kill.mutate({ workspace: 'w6b', id: popup });
     stop();
   });
 

@@ -153,12 +153,13 @@ export class AttachHub {
         this.switchWorkspace(s, action.workspace);
         return undefined;
       case 'binding':
-        this.runBinding(s, ws, action.key);
-        return undefined;
+        return this.runBinding(s, ws, action.key);
     }
   }
 
   private keyCall(s: AttachSession, ws: Workspace, call: ProcedureCall): KeyCall | undefined {
+    // The popup's call is not awaited (it ends when the program does): a refusal is told now.
+    if (call.call === 'popup') ws.assertNoPopup();
     const launch = this.launchIn(s, ws);
     const input = callInput(call, {
       workspace: ws.name,
@@ -206,8 +207,8 @@ export class AttachHub {
     this.viewChangedFor(name);
   }
 
-  /** A key bound to an external command: run it with the pane's context, in a popup if asked. */
-  private runBinding(s: AttachSession, ws: Workspace, key: string): void {
+  /** A key bound to an external command: run it with the pane's context, in a popup (a `popup` call) if asked. */
+  private runBinding(s: AttachSession, ws: Workspace, key: string): KeyCall | undefined {
     const binding = this.deps.config().bindings[key];
     if (binding === undefined || typeof binding === 'string' || 'call' in binding) {
       throw new FuxError('NOT_FOUND', `no command is bound to ${key}; docs/config.md shows how to bind one`);
@@ -224,8 +225,7 @@ export class AttachHub {
     const argv = ['/bin/sh', '-c', binding.command];
     if (binding.popup) {
       // The popup pane sets FUX_* itself; FUX_CWD and the focused pane come with the environment.
-      this.deps.workspaces.openPopup(ws.name, { argv, cwd: launch.cwd, env }, undefined);
-      return;
+      return this.keyCall(s, ws, { call: 'popup', input: { argv, cwd: launch.cwd, env } });
     }
     const child = spawn(argv[0]!, argv.slice(1), { cwd: launch.cwd, env, stdio: 'ignore', detached: true });
     child.on('error', (err) => this.deps.log(`binding ${key}: ${err.message}`));
@@ -233,6 +233,7 @@ export class AttachHub {
       if (code !== 0) this.deps.log(`binding ${key}: \`${binding.command}\` exited with ${code ?? signal}`);
     });
     child.unref();
+    return undefined;
   }
 
   private workspaceOf(s: AttachSession): Workspace {
