@@ -142,6 +142,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       log: paths.log,
     }),
     stop: (reason: string) => void stop(reason),
+    takeConfigProblem: () => config.takeProblem(),
   };
   const onError = ({ error, path: proc }: { error: Error & { code: string }; path?: string }): void =>
     log.warn(`${proc ?? '-'}: ${error.code} ${error.message}`);
