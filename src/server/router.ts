@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { FuxEvent } from './events';
 import { proc, t } from './trpc';
-import { definedEnv } from './env';
+import { definedEnv } from '../protocol/env';
 import { describeWorkspace } from './describe';
 import { inputs, outputs, type WaitResult } from './schemas';
 import { SubscriberQueue, SubscriberTooSlow } from './subscriber';

@@ -4,6 +4,7 @@ import { popupSize, Workspace, type PaneEntry, type Size, type Tab } from './wor
 import { FuxError, noWorkspace } from './errors';
 import type { EventBus } from './events';
 import { encodeKeys } from '../protocol/send-keys';
+import { TERMINAL_ENV, fuxEnv } from '../protocol/env';
 import { OutputThrottle } from './throttle';
 import type { AgentDetection } from './agent/agent-detection';
 import { isFinish, type AgentChange } from './agent/agent-status';
@@ -37,7 +38,6 @@ export const defaultSettings = (socket: string): ServerSettings => ({
 const DEFAULT_WORKSPACE = 'main';
 
 /** Variables the server sets in every pane; a caller's own values (it may run inside a pane) never leak through. */
-const SERVER_SET_VARS = new Set(['FUX_SOCKET', 'FUX_WORKSPACE', 'FUX_PANE']);
 
 /** What attached clients watch: a workspace's structure or looks changed, a pane drew, a pane rang. */
 export interface WorkspaceWatcher {
@@ -192,15 +192,11 @@ export class Workspaces {
       : this.settings.defaultCommand.length
         ? this.settings.defaultCommand
         : [launch.env.SHELL || '/bin/sh'];
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(launch.env)) if (!SERVER_SET_VARS.has(k)) env[k] = v;
-    Object.assign(env, {
-      TERM: 'xterm-256color',
-      COLORTERM: 'truecolor',
-      FUX_SOCKET: this.settings.socket,
-      FUX_WORKSPACE: ws.name,
-      FUX_PANE: String(fuxPane),
-    });
+    const env = fuxEnv(
+      launch.env,
+      { socket: this.settings.socket, workspace: ws.name, pane: fuxPane },
+      TERMINAL_ENV,
+    );
     try {
       const pane = Pane.spawn({
         argv,
