@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { isTomlError, parseToml } from '../zor/rules/toml';
 import { tomlKeyLine } from './toml-key-line';
+import { issueText } from '../rpc/error-formatter';
 import { clientAction, serverAction } from '../protocol/attach';
 import { KEY_FORMS, parseKeyName } from '../protocol/keys';
 
@@ -103,7 +104,7 @@ function located(file: string, text: string, keyPath: readonly PropertyKey[]): s
   return line === undefined ? file : `${file}:${line}`;
 }
 
-function describeIssue(file: string, text: string, issue: z.core.$ZodIssue): string[] {
+function describeIssue(file: string, text: string, issue: z.core.$ZodIssue, raw: unknown): string[] {
   if (issue.code === 'unrecognized_keys') {
     // One line per key, each where it is written.
     return issue.keys.map((key) => {
@@ -112,7 +113,7 @@ function describeIssue(file: string, text: string, issue: z.core.$ZodIssue): str
     });
   }
   const key = keyName(issue.path);
-  return [`${located(file, text, issue.path)}: ${key === '' ? '' : `${key}: `}${issue.message}`];
+  return [`${located(file, text, issue.path)}: ${key === '' ? '' : `${key}: `}${issueText(issue, raw)}`];
 }
 
 /** Parses config text; `file` names the source in errors. */
@@ -129,7 +130,7 @@ export function parseConfig(text: string, file: string): FuxConfig {
   if (!parsed.success) {
     throw new ConfigError(
       file,
-      parsed.error.issues.flatMap((issue) => describeIssue(file, text, issue)),
+      parsed.error.issues.flatMap((issue) => describeIssue(file, text, issue, raw)),
     );
   }
   return parsed.data;

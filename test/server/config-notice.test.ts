@@ -18,7 +18,7 @@ test('the verb that starts the server prints the config problem on stderr; the n
   expect(first.code).toBe(0);
   expect(JSON.parse(first.stdout)).toHaveProperty('workspaces');
   expect(first.stderr).toBe(
-    `fux: config: ${file}:2: scrollback: Invalid input: expected number, received string\n` +
+    `fux: config: ${file}:2: scrollback: expected a number, got a string\n` +
       'fux: config: using the defaults\n',
   );
   const second = home.cli(['list']);
