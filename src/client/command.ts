@@ -1,6 +1,7 @@
 import { Command, Flags, type Interfaces } from '@oclif/core';
 import { TRPCClientError } from '@trpc/client';
 import { connect, type Connection, type FuxClient } from './index';
+import { configProblem } from './config-problem';
 
 /**
  * The base of every fux verb: the flags they all share (`--socket`, `-w`, `--json`), a connection
@@ -24,6 +25,8 @@ export abstract class FuxCommand<T extends typeof Command> extends Command {
   protected flags!: Interfaces.InferredFlags<(typeof FuxCommand)['baseFlags'] & T['flags']>;
   protected args!: Interfaces.InferredArgs<T['args']>;
   private connection: Connection | undefined;
+  /** Settles once the server's config problem, if any, is printed. */
+  private configNotice: Promise<void> | undefined;
 
   override async init(): Promise<void> {
     await super.init();
@@ -43,7 +46,13 @@ export abstract class FuxCommand<T extends typeof Command> extends Command {
   }
 
   protected async fux(opts: { autostart?: boolean } = {}): Promise<FuxClient> {
-    this.connection ??= await connect({ socket: this.flags.socket, autostart: opts.autostart });
+    if (!this.connection) {
+      this.connection = await connect({ socket: this.flags.socket, autostart: opts.autostart });
+      // A bad config.toml would otherwise be news only to the server log.
+      this.configNotice = configProblem(this.connection.client).then((lines) => {
+        for (const line of lines) process.stderr.write(`fux: config: ${line}\n`);
+      });
+    }
     return this.connection.client;
   }
 
@@ -66,6 +75,7 @@ export abstract class FuxCommand<T extends typeof Command> extends Command {
   }
 
   protected override async finally(err: Error | undefined): Promise<void> {
+    await this.configNotice;
     this.connection?.close();
     await super.finally(err);
   }

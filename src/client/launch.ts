@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { Flags } from '@oclif/core';
+import { definedEnv } from '../protocol/env';
 
 /** Flags shared by the verbs that start a program: where it runs and with what environment. */
 export const launchFlags = {
@@ -12,9 +13,7 @@ export const launchFlags = {
 
 /** The caller's environment, only the variables that are set: what its panes start with. */
 export function callerEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  return env;
+  return definedEnv(process.env);
 }
 
 /** The caller's cwd and environment, as `new`/`split` pass them, with `--cwd`/`--env` applied. */

@@ -3,6 +3,11 @@ import { FuxCommand } from '../client/command';
 import { callerEnv } from '../client/launch';
 import { connect } from '../client';
 import { reportOutcome, runAttach } from '../client/attach/run';
+import { Notices } from '../client/attach/notices';
+import { configProblem } from '../client/config-problem';
+
+/** How long a config problem shows over the status line of an attached client. */
+const CONFIG_NOTICE_MS = 10_000;
 
 export default class Attach extends FuxCommand<typeof Attach> {
   static override summary = 'Attach this terminal to a workspace (what `fux [workspace]` does)';
@@ -34,9 +39,15 @@ export default class Attach extends FuxCommand<typeof Attach> {
       );
     }
     const env = callerEnv();
+    const notices = new Notices();
     const outcome = await runAttach({
       open: async () => {
         const c = await connect({ socket: this.flags.socket });
+        void configProblem(c.client).then((lines) => {
+          if (lines.length === 0) return;
+          notices.post(`config: ${lines.join('; ')}`);
+          setTimeout(() => notices.post(undefined), CONFIG_NOTICE_MS).unref();
+        });
         return { client: c.client, close: c.close };
       },
       workspace: this.args.workspace ?? this.workspace,
@@ -44,6 +55,7 @@ export default class Attach extends FuxCommand<typeof Attach> {
       env,
       input: process.stdin,
       output: process.stdout,
+      notices,
     });
     reportOutcome(outcome, 'run `fux` again');
   }

@@ -7,7 +7,7 @@ type PathSegment = PropertyKey | { key: PropertyKey };
  * adds the structured fields below, from which the readable text is made (zod's own text reads
  * "Invalid input: expected number, received string").
  */
-interface SchemaIssue {
+export interface SchemaIssue {
   message: string;
   path?: readonly PathSegment[];
   code?: string;
@@ -104,8 +104,12 @@ function bound(issue: SchemaIssue, atLeast: boolean): string | undefined {
   }
 }
 
-/** An issue as one readable sentence; the validator's own message when no better one is known. */
-function issueText(issue: SchemaIssue, value: unknown): string {
+/**
+ * An issue as one readable sentence, without its field: `expected a number, got a string`; the
+ * validator's own message when no better one is known. `input` is what was validated.
+ */
+export function issueText(issue: SchemaIssue, input: unknown): string {
+  const value = valueAt(input, issue.path ?? []);
   switch (issue.code) {
     case 'invalid_type':
       if (issue.expected === undefined) break;
@@ -135,7 +139,7 @@ function issueText(issue: SchemaIssue, value: unknown): string {
 function describeIssue(issue: SchemaIssue, input: unknown): string {
   const path = issue.path ?? [];
   const name = path.map((segment) => String(segmentKey(segment))).join('.');
-  const text = issueText(issue, valueAt(input, path));
+  const text = issueText(issue, input);
   return name === '' ? `input: ${text}` : `${name}: ${text}`;
 }
 

@@ -19,6 +19,8 @@ const SETTLE_MS = 100;
 export class ConfigStore {
   private config: FuxConfig = DEFAULT_CONFIG;
   private goodOnce = false;
+  /** The bad file's problems (and what is in force instead) until a good load; shown: told to a client. */
+  private problem: { text: string; shown: boolean } | undefined;
   private readonly listeners = new Set<(config: FuxConfig) => void>();
   private watcher: fs.FSWatcher | undefined;
   private settle: NodeJS.Timeout | undefined;
@@ -48,14 +50,27 @@ export class ConfigStore {
       if (!(error instanceof ConfigError)) throw error;
       const kept = this.goodOnce ? 'the last good config stays in force' : 'using the defaults';
       this.log.error(`config: ${error.message}\nconfig: ${kept}`);
+      const text = `${error.message}\n${kept}`;
+      if (this.problem?.text !== text) this.problem = { text, shown: false };
       return false;
     }
     this.goodOnce = true;
+    this.problem = undefined;
     if (JSON.stringify(next) === JSON.stringify(this.config)) return true;
     this.config = next;
     this.log.info(`config: loaded ${this.file}`);
     for (const listener of this.listeners) listener(next);
     return true;
+  }
+
+  /**
+   * The current config problem (`file:line: key: problem` lines, then what is in force instead),
+   * once: the first client to ask prints it, later ones get undefined until the file changes.
+   */
+  takeProblem(): string | undefined {
+    if (!this.problem || this.problem.shown) return undefined;
+    this.problem.shown = true;
+    return this.problem.text;
   }
 
   /** Reload on every change of the file from now on (its directory is created if missing). */

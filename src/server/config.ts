@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { isTomlError, parseToml } from '../zor/rules/toml';
 import { tomlKeyLine } from './toml-key-line';
+import { issueText } from '../rpc/error-formatter';
 import { clientAction, commandBinding, namedCall, procedureCall, UNBOUND } from '../protocol/bindings';
 import { KEY_FORMS, parseKeyName } from '../protocol/keys';
 import { checkBindingInput } from './attach/bindable';
@@ -107,7 +108,7 @@ function located(file: string, text: string, keyPath: readonly PropertyKey[]): s
   return line === undefined ? file : `${file}:${line}`;
 }
 
-function describeIssue(file: string, text: string, issue: z.core.$ZodIssue): string[] {
+function describeIssue(file: string, text: string, issue: z.core.$ZodIssue, raw: unknown): string[] {
   if (issue.code === 'unrecognized_keys') {
     // One line per key, each where it is written.
     return issue.keys.map((key) => {
@@ -119,10 +120,12 @@ function describeIssue(file: string, text: string, issue: z.core.$ZodIssue): str
     // Say what is wrong with the form the value was meant to have, not that it has none of them.
     const branch = closestBranch(issue.errors);
     if (branch)
-      return branch.flatMap((i) => describeIssue(file, text, { ...i, path: [...issue.path, ...i.path] }));
+      return branch.flatMap((i) =>
+        describeIssue(file, text, { ...i, path: [...issue.path, ...i.path] }, raw),
+      );
   }
   const key = keyName(issue.path);
-  return [`${located(file, text, issue.path)}: ${key === '' ? '' : `${key}: `}${issue.message}`];
+  return [`${located(file, text, issue.path)}: ${key === '' ? '' : `${key}: `}${issueText(issue, raw)}`];
 }
 
 /** Of a union's branches, the one the value comes closest to: fewest problems, not of another type altogether. */
@@ -147,7 +150,7 @@ export function parseConfig(text: string, file: string): FuxConfig {
   if (!parsed.success) {
     throw new ConfigError(
       file,
-      parsed.error.issues.flatMap((issue) => describeIssue(file, text, issue)),
+      parsed.error.issues.flatMap((issue) => describeIssue(file, text, issue, raw)),
     );
   }
   return parsed.data;

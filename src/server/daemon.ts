@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { createStreamHandler } from '../rpc/server';
 import { EventBus } from './events';
 import { ensurePrivateDir, runtimePaths, type RuntimePaths } from '../paths';
+import { isAlive } from '../process-alive';
 import { appRouter } from './router';
 import { callAt, t, type Context } from './trpc';
 import { Logger } from './log';
@@ -41,15 +42,6 @@ export class AlreadyRunning extends Error {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function readPid(file: string): number | undefined {
   try {
     const pid = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
@@ -79,7 +71,7 @@ function acquireLock(paths: RuntimePaths): void {
     }
     const owner = readPid(paths.lock);
     if (owner === undefined) continue; // vanished between our link and our read: try again
-    if (owner !== process.pid && alive(owner)) throw new AlreadyRunning(owner, paths.socket);
+    if (owner !== process.pid && isAlive(owner)) throw new AlreadyRunning(owner, paths.socket);
     // The owner died without cleaning up (SIGKILL, a crash). Move its lock aside (only one
     // contender's rename succeeds); if what we moved turns out to be a newer live lock, put it back.
     const aside = `${paths.lock}.stale.${process.pid}`;
@@ -142,6 +134,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       log: paths.log,
     }),
     stop: (reason: string) => void stop(reason),
+    takeConfigProblem: () => config.takeProblem(),
   };
   const onError = ({ error, path: proc }: { error: Error & { code: string }; path?: string }): void =>
     log.warn(`${proc ?? '-'}: ${error.code} ${error.message}`);

@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { FuxEvent } from './events';
 import { proc, t } from './trpc';
-import { definedEnv } from './env';
+import { definedEnv } from '../protocol/env';
 import { describeWorkspace } from './describe';
 import { inputs, outputs, type WaitResult } from './schemas';
 import { SubscriberQueue, SubscriberTooSlow } from './subscriber';
@@ -259,6 +259,15 @@ export const appRouter = t.router({
       .input(inputs.serverInfo)
       .output(outputs.serverInfo)
       .query(({ ctx }) => ctx.server.info()),
+    configProblem: proc
+      .meta({
+        verb: '<any verb>',
+        description:
+          'the problem of a bad config.toml, once: the first client to ask gets it (the CLI prints it on stderr, an attached client shows it), later ones get null until the file changes',
+      })
+      .input(inputs.serverConfigProblem)
+      .output(outputs.serverConfigProblem)
+      .mutation(({ ctx }) => ({ problem: ctx.server.takeConfigProblem() ?? null })),
     kill: proc
       .meta({
         verb: 'kill-server',

@@ -127,6 +127,7 @@ export const inputs = {
   }),
   serverInfo: z.object({}),
   serverKill: z.object({}),
+  serverConfigProblem: z.object({}),
 };
 
 const rect = { x: z.number(), y: z.number(), cols: z.number(), rows: z.number() };
@@ -220,6 +221,14 @@ export const outputs = {
         }),
       )
       .describe('the panes that got there, in the order they did (with `any`, the first)'),
+  }),
+  serverConfigProblem: z.object({
+    problem: z
+      .string()
+      .nullable()
+      .describe(
+        '`file:line: key: problem` lines, then what is in force instead; null: none, or told already',
+      ),
   }),
   serverInfo: z.object({
     pid: z.number(),

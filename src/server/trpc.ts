@@ -16,6 +16,8 @@ export interface ConnectionHandle {
 
 export interface ServerControl {
   info(): { pid: number; version: string; socket: string; uptimeMs: number; log: string };
+  /** The config file's problem if no client has been told yet (see ConfigStore.takeProblem). */
+  takeConfigProblem(): string | undefined;
   stop(reason: string): void;
 }
 

@@ -4,6 +4,7 @@ import { popupSize, Workspace, type PaneEntry, type PopupEntry, type Size, type 
 import { FuxError, noWorkspace } from './errors';
 import type { EventBus } from './events';
 import { encodeKeys } from '../protocol/send-keys';
+import { TERMINAL_ENV, fuxEnv } from '../protocol/env';
 import type { AgentDetection } from './agent/agent-detection';
 import { merge, noChange, type Change } from './change';
 import { Publisher, type WorkspaceWatcher } from './publish';
@@ -34,9 +35,6 @@ export const defaultSettings = (socket: string): ServerSettings => ({
 });
 
 const DEFAULT_WORKSPACE = 'main';
-
-/** Variables the server sets in every pane; a caller's own values (it may run inside a pane) never leak through. */
-const SERVER_SET_VARS = new Set(['FUX_SOCKET', 'FUX_WORKSPACE', 'FUX_PANE']);
 
 /**
  * Every workspace of the server and the operations the router exposes. This is the one place that
@@ -199,15 +197,11 @@ export class Workspaces {
       : this.settings.defaultCommand.length
         ? this.settings.defaultCommand
         : [launch.env.SHELL || '/bin/sh'];
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(launch.env)) if (!SERVER_SET_VARS.has(k)) env[k] = v;
-    Object.assign(env, {
-      TERM: 'xterm-256color',
-      COLORTERM: 'truecolor',
-      FUX_SOCKET: this.settings.socket,
-      FUX_WORKSPACE: ws.name,
-      FUX_PANE: String(fuxPane),
-    });
+    const env = fuxEnv(
+      launch.env,
+      { socket: this.settings.socket, workspace: ws.name, pane: fuxPane },
+      TERMINAL_ENV,
+    );
     try {
       const pane = Pane.spawn({
         argv,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { baseEnvironment, createSandbox, type AgentSandbox } from './agent-home';
 import type { PtySessionOptions } from './pty-session';
+import { isAlive } from '../../src/process-alive';
 
 /**
  * Codex offline (DESIGN.md §11): a private `CODEX_HOME` whose config.toml selects a custom model
@@ -109,15 +110,6 @@ function signalAll(pids: readonly number[], signal: NodeJS.Signals): void {
     } catch {
       // Already gone between the listing and the signal.
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

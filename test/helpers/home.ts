@@ -4,6 +4,10 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { connect, type Connection } from '../../src/client';
+import { isAlive } from '../../src/process-alive';
+import { until } from './wait-for';
+
+export { until };
 
 /** The repository root, where bin/ and dist/ are (integration tests run the built CLI and server). */
 export const root = path.resolve(__dirname, '..', '..');
@@ -112,36 +116,10 @@ export class FuxHome {
       } catch {
         // already gone
       }
-      await until(() => !alive(pid), 5000).catch(() => process.kill(pid, 'SIGKILL'));
+      await until(() => !isAlive(pid), 5000).catch(() => process.kill(pid, 'SIGKILL'));
     }
     for (const c of this.children) if (c.exitCode === null) c.kill('SIGKILL');
     fs.rmSync(this.dir, { recursive: true, force: true });
-  }
-}
-
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Wait for a condition, polling; fails with `what` when it does not hold by the deadline. */
-export async function until<T>(
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 10_000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let delay = 5;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, delay));
-    delay = Math.min(delay * 2, 50);
   }
 }
 

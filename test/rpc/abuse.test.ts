@@ -1,6 +1,7 @@
 import { connectUnix, createStreamClient, type StreamClient } from '../../src/rpc';
 import { RawClient, type WireMessage } from './raw-client';
-import { startToyServer, waitFor, type ToyRouter, type ToyServer } from './toy-server';
+import { startToyServer, type ToyRouter, type ToyServer } from './toy-server';
+import { until } from '../helpers/wait-for';
 
 let server: ToyServer;
 let legitimate: StreamClient<ToyRouter>;
@@ -67,7 +68,7 @@ describe('a server under protocol abuse', () => {
     const lines = linesOf(garbage).filter((line) => !blank(line));
     expect(lines.length).toBeGreaterThan(100);
     await client.write(garbage);
-    await waitFor(`${lines.length} error replies`, () => client.received.length === lines.length);
+    await until(() => client.received.length === lines.length, 10_000, `${lines.length} error replies`);
     expect(client.received.every((message) => message.id === null && message.error !== undefined)).toBe(true);
     const reply = await client.call(1, 'query', 'echo', { text: 'after the noise' });
     expect(reply.result).toEqual({ type: 'data', data: 'after the noise' });
@@ -95,7 +96,7 @@ describe('a server under protocol abuse', () => {
       'PING',
     ];
     await client.write(frames.map((frame) => frame + '\n').join(''));
-    await waitFor('6 error replies', () => client.received.length === frames.length);
+    await until(() => client.received.length === frames.length, 10_000, '6 error replies');
     expect(client.received.map((message) => [message.id, message.error?.data.code])).toEqual(
       frames.map(() => [null, 'PARSE_ERROR']),
     );
@@ -176,9 +177,11 @@ describe('a server under protocol abuse', () => {
     for (let wave = 0; wave < 20; wave++) {
       await Promise.all(Array.from({ length: 50 }, (_, i) => openAndDrop(wave * 50 + i)));
     }
-    await waitFor('the server to have seen all 1000', () => server.connections.length === 1001);
-    await waitFor('the server to have closed all 1000', () =>
-      server.connections.slice(1).every((connection) => connection.signal.aborted),
+    await until(() => server.connections.length === 1001, 10_000, 'the server to have seen all 1000');
+    await until(
+      () => server.connections.slice(1).every((connection) => connection.signal.aborted),
+      10_000,
+      'the server to have closed all 1000',
     );
     await expectLegitimateClientUnaffected();
     const fresh = createStreamClient<ToyRouter>(await connectUnix(server.socketPath));

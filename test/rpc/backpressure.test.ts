@@ -1,6 +1,7 @@
 import { connectUnix, createStreamClient, type Connection } from '../../src/rpc';
 import { RawClient } from './raw-client';
-import { startToyServer, waitFor, type ToyRouter, type ToyServer } from './toy-server';
+import { startToyServer, type ToyRouter, type ToyServer } from './toy-server';
+import { until } from '../helpers/wait-for';
 
 let server: ToyServer;
 
@@ -14,7 +15,7 @@ const ITEM_BYTES = 1024;
 
 async function stalledSubscriber(): Promise<{ raw: RawClient; connection: Connection }> {
   const raw = await RawClient.connect(server.socketPath);
-  await waitFor('the server to see the connection', () => server.connections.length === 1);
+  await until(() => server.connections.length === 1, 10_000, 'the server to see the connection');
   const connection = server.connections[0]!;
   // The reader stops reading at once; the kernel buffers fill, then the server's own.
   raw.socket.pause();
@@ -25,9 +26,10 @@ async function stalledSubscriber(): Promise<{ raw: RawClient; connection: Connec
       params: { path: 'flood', input: { itemBytes: ITEM_BYTES } },
     }) + '\n',
   );
-  await waitFor(
-    'the server to buffer up to its high-water mark',
+  await until(
     () => connection.bufferedBytes() >= HIGH_WATER_MARK,
+    10_000,
+    'the server to buffer up to its high-water mark',
   );
   return { raw, connection };
 }
@@ -45,7 +47,7 @@ describe('backpressure', () => {
       { itemBytes: ITEM_BYTES },
       { onData: () => received++ },
     );
-    await waitFor('2000 items for the reading subscriber', () => received >= 2000);
+    await until(() => received >= 2000, 10_000, '2000 items for the reading subscriber');
     await expect(other.client.echo.query({ text: 'not blocked' })).resolves.toBe('not blocked');
 
     // The stalled subscription's generator did not run ahead, and its buffer stayed near the mark.
@@ -54,9 +56,10 @@ describe('backpressure', () => {
 
     // Reading again releases the producer.
     raw.socket.resume();
-    await waitFor(
-      'the producer to resume',
+    await until(
       () => server.seen.produced.get(connection.id)! > producedWhenFull + 100,
+      10_000,
+      'the producer to resume',
     );
     subscription.unsubscribe();
     other.close();
@@ -69,7 +72,7 @@ describe('backpressure', () => {
     const bystander = createStreamClient<ToyRouter>(await connectUnix(server.socketPath));
     await bystander.client.echo.query({ text: 'first' });
     const raw = await RawClient.connect(server.socketPath);
-    await waitFor('the server to see both connections', () => server.connections.length === 2);
+    await until(() => server.connections.length === 2, 10_000, 'the server to see both connections');
     const flooder = server.connections[1]!;
     raw.socket.pause();
     const requests = Array.from(
@@ -79,7 +82,7 @@ describe('backpressure', () => {
         '\n',
     );
     await raw.write(requests.join(''));
-    await waitFor('the flooder to be cut off', () => flooder.signal.aborted);
+    await until(() => flooder.signal.aborted, 10_000, 'the flooder to be cut off');
     expect(String(flooder.signal.reason)).toContain(`the peer left more than ${limit} bytes unread`);
     await expect(bystander.client.echo.query({ text: 'unaffected' })).resolves.toBe('unaffected');
     bystander.close();

@@ -1,6 +1,7 @@
 import { TRPCClientError } from '@trpc/client';
 import { connectUnix, createStreamClient, type StreamClient } from '../../src/rpc';
-import { startToyServer, waitFor, type ToyRouter, type ToyServer } from './toy-server';
+import { startToyServer, type ToyRouter, type ToyServer } from './toy-server';
+import { until } from '../helpers/wait-for';
 
 let server: ToyServer;
 const clients: StreamClient<ToyRouter>[] = [];
@@ -64,16 +65,16 @@ describe('the stream client', () => {
       );
     });
     expect(events).toEqual(['started', 'data 1', 'data 2', 'data 3', 'stopped']);
-    await waitFor('the generator to finish', () => server.seen.finishedSubscriptions === 1);
+    await until(() => server.seen.finishedSubscriptions === 1, 10_000, 'the generator to finish');
   });
 
   it('stops the server-side generator when the subscriber unsubscribes', async () => {
     const { client } = await newClient();
     let received = 0;
     const subscription = client.flood.subscribe({ itemBytes: 10 }, { onData: () => received++ });
-    await waitFor('some items', () => received >= 5);
+    await until(() => received >= 5, 10_000, 'some items');
     subscription.unsubscribe();
-    await waitFor('the generator to run its finally', () => server.seen.finishedSubscriptions === 1);
+    await until(() => server.seen.finishedSubscriptions === 1, 10_000, 'the generator to run its finally');
     // The connection is still good after the stop.
     await expect(client.echo.query({ text: 'after' })).resolves.toBe('after');
   });
@@ -86,7 +87,7 @@ describe('the stream client', () => {
       if (seen.length === 3) break;
     }
     expect(seen).toEqual([1, 2, 3]);
-    await waitFor('the generator to run its finally', () => server.seen.finishedSubscriptions === 1);
+    await until(() => server.seen.finishedSubscriptions === 1, 10_000, 'the generator to run its finally');
   });
 
   it('reports an unknown procedure with tRPC’s NOT_FOUND and a readable message', async () => {
@@ -138,7 +139,7 @@ describe('the stream client', () => {
     const subscriptionError = new Promise<Error>((resolve) =>
       client.flood.subscribe({ itemBytes: 1 }, { onError: (error) => resolve(error) }),
     );
-    await waitFor('the subscription to start', () => server.seen.produced.size === 1);
+    await until(() => server.seen.produced.size === 1, 10_000, 'the subscription to start');
     await client.hangUp.mutate({ reason: 'the subscriber fell behind' }).catch(() => undefined);
     const error = await pending;
     expect(error.message).toBe('the server closed the connection: the subscriber fell behind');
@@ -149,7 +150,7 @@ describe('the stream client', () => {
   it('fails pending calls when the stream drops, and every later call at once', async () => {
     const { client } = await newClient();
     const pending = failureOf(client.never.query());
-    await waitFor('the server to see the connection', () => server.connections.length === 1);
+    await until(() => server.connections.length === 1, 10_000, 'the server to see the connection');
     for (const stream of server.connections) stream.close('test');
     expect((await pending).message).toMatch(/closed/);
     const later = await failureOf(client.echo.query({ text: 'late' }));
@@ -159,9 +160,9 @@ describe('the stream client', () => {
   it('lets close() fail what is pending and frees the server side', async () => {
     const streamClient = await newClient();
     const pending = failureOf(streamClient.client.never.query());
-    await waitFor('the server to see the connection', () => server.connections.length === 1);
+    await until(() => server.connections.length === 1, 10_000, 'the server to see the connection');
     streamClient.close();
     expect((await pending).message).toBe('the client closed the connection');
-    await waitFor('the server side to close', () => server.connections[0]!.signal.aborted);
+    await until(() => server.connections[0]!.signal.aborted, 10_000, 'the server side to close');
   });
 });

@@ -117,12 +117,3 @@ export async function startToyServer(
     },
   };
 }
-
-/** Polls `predicate` until it holds; fails with `what` if it has not by the deadline. */
-export async function waitFor(what: string, predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}

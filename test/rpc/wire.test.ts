@@ -1,5 +1,6 @@
 import { RawClient } from './raw-client';
-import { startToyServer, waitFor, type ToyServer } from './toy-server';
+import { startToyServer, type ToyServer } from './toy-server';
+import { until } from '../helpers/wait-for';
 
 let server: ToyServer;
 let client: RawClient;
@@ -31,16 +32,17 @@ describe('the wire format, spoken by hand', () => {
       JSON.stringify({ id: 3, method: 'subscription', params: { path: 'flood', input: { itemBytes: 2 } } }) +
         '\n',
     );
-    await waitFor(
-      'three items',
+    await until(
       () => client.received.filter((message) => message.result?.type === 'data').length >= 3,
+      10_000,
+      'three items',
     );
     expect(client.received[0]).toEqual({ id: 3, result: { type: 'started' } });
     expect(client.received[1]).toEqual({ id: 3, result: { type: 'data', data: { n: 1, item: 'yy' } } });
     await client.write(JSON.stringify({ id: 3, method: 'subscription.stop' }) + '\n');
     const stopped = await client.next('stopped', (message) => message.result?.type === 'stopped');
     expect(stopped).toEqual({ id: 3, result: { type: 'stopped' } });
-    await waitFor('the generator to finish', () => server.seen.finishedSubscriptions === 1);
+    await until(() => server.seen.finishedSubscriptions === 1, 10_000, 'the generator to finish');
   });
 
   it('answers a batch (a JSON array of requests) with one reply per request', async () => {
@@ -50,7 +52,7 @@ describe('the wire format, spoken by hand', () => {
       params: { path: 'add', input: { a: 1, b } },
     }));
     await client.write(JSON.stringify(batch) + '\n');
-    await waitFor('three replies', () => client.received.length === 3);
+    await until(() => client.received.length === 3, 10_000, 'three replies');
     expect(client.received.map((message) => [message.id, message.result?.data])).toEqual(
       expect.arrayContaining([
         [11, { sum: 2 }],
@@ -80,7 +82,7 @@ describe('the wire format, spoken by hand', () => {
       await client.write(request.subarray(0, split));
       await new Promise((resolve) => setImmediate(resolve));
       await client.write(request.subarray(split));
-      await waitFor(`the reply for split ${split}`, () => client.received.length === before + 1);
+      await until(() => client.received.length === before + 1, 10_000, `the reply for split ${split}`);
       expect(client.received[before]).toEqual({ id: split % 10, result: { type: 'data', data: 'splît ✓' } });
     }
   });

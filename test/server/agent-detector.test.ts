@@ -9,6 +9,7 @@ import { PaneAgent } from '../../src/server/agent/pane-agent';
 import { platformProcessTable } from '../../src/zor/ident/platform-process-table';
 import { Pane } from '../../src/server/pane';
 import { fakeClaude, type ScreenName } from './agent-screens';
+import { until } from '../helpers/wait-for';
 
 let dir: string;
 let detection: AgentDetection;
@@ -46,15 +47,6 @@ function watch(argv: string[], env: Record<string, string>, quietAfterMs?: numbe
   return { pane, agent, changes };
 }
 
-/** Polls a condition; fails with `what` (and what was published) at the deadline. */
-async function until(what: string, condition: () => boolean, deadlineMs = 10_000): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 function draw(w: Watched, screen: ScreenName): void {
   w.pane.write(`${screen}\r`);
 }
@@ -84,9 +76,9 @@ describe('the detector on a pane', () => {
     const claude = fakeClaude(dir);
     const w = watch(claude.argv, claude.env);
     draw(w, 'working');
-    await until('working', () => w.agent.current.state === 'working');
+    await until(() => w.agent.current.state === 'working', 10_000, 'working');
     draw(w, 'blocked');
-    await until('blocked', () => w.agent.current.state === 'blocked');
+    await until(() => w.agent.current.state === 'blocked', 10_000, 'blocked');
     expect(states(w.changes)).toEqual(['working', 'blocked']);
     const blocked = w.changes[1]!;
     expect(blocked.previous).toMatchObject({ agent: 'claude', state: 'working' });
@@ -102,24 +94,24 @@ describe('the detector on a pane', () => {
     const claude = fakeClaude(dir);
     const w = watch(claude.argv, claude.env);
     draw(w, 'working');
-    await until('working', () => w.agent.current.state === 'working');
+    await until(() => w.agent.current.state === 'working', 10_000, 'working');
     draw(w, 'idle');
-    await until('idle', () => w.agent.current.state === 'idle');
+    await until(() => w.agent.current.state === 'idle', 10_000, 'idle');
     expect(states(w.changes)).toEqual(['working', 'idle']);
     expect(w.changes[1]!.current.agent).toBe('claude');
   });
 
   test('a pane without output goes quiet with nothing scheduled, and its next output wakes the detector', async () => {
     const w = watch(['/bin/sh', '-c', 'read line; echo "got $line"; read line'], {}, 200);
-    await until('the detector to go quiet', () => !w.agent.scheduled);
+    await until(() => !w.agent.scheduled, 10_000, 'the detector to go quiet');
     let woke = false;
     const onOutput = (): void => {
       woke ||= w.agent.scheduled;
     };
     w.pane.on('output', onOutput);
     w.pane.write('hello\r');
-    await until('the output to wake the detector', () => woke);
-    await until('the detector to go quiet again', () => !w.agent.scheduled);
+    await until(() => woke, 10_000, 'the output to wake the detector');
+    await until(() => !w.agent.scheduled, 10_000, 'the detector to go quiet again');
   });
 
   test("a pane's own OSC 7877 report is published, and lapses when the job that sent it leaves the foreground", async () => {
@@ -136,14 +128,14 @@ describe('the detector on a pane', () => {
     // An interactive shell runs the script as a foreground job of its own.
     const w = watch(['/bin/sh'], { PATH: process.env.PATH ?? '/usr/bin:/bin', PS1: '$ ' });
     w.pane.write(`sh ${script}\r`);
-    await until('the working report', () => w.agent.current.state === 'working');
+    await until(() => w.agent.current.state === 'working', 10_000, 'the working report');
     expect(w.changes.map((c) => c.current)).toEqual([
       { agent: 'selfie', state: 'blocked', visible: { idle: false, blocker: true, working: false } },
       { agent: 'selfie', state: 'working', visible: { idle: false, blocker: false, working: false } },
     ]);
     // The script ends; the shell takes the foreground back and prints its prompt.
     w.pane.write('\r');
-    await until('the report to lapse', () => w.agent.current.state === 'none');
+    await until(() => w.agent.current.state === 'none', 10_000, 'the report to lapse');
     expect(w.changes.at(-1)).toMatchObject({
       previous: { state: 'working' },
       current: { agent: undefined, state: 'none' },

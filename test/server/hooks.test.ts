@@ -3,7 +3,8 @@
 // with its file, line and key and the last good one stays in force.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { alive, FuxHome, until } from '../helpers/home';
+import { FuxHome, until } from '../helpers/home';
+import { isAlive } from '../../src/process-alive';
 
 let home: FuxHome;
 let config: string;
@@ -40,9 +41,9 @@ describe('hooks', () => {
     fs.writeFileSync(config, `hooks = [${toml(`sleep 1000 & echo $! > ${pids}; wait`)}]\n`);
     await home.startServer();
     const child = Number(await until(() => lines(pids)[0], 10_000, 'the hook to start its child'));
-    expect(alive(child)).toBe(true);
+    expect(isAlive(child)).toBe(true);
     expect(home.cli(['kill-server']).code).toBe(0);
-    await until(() => !alive(child), 10_000, "the hook's child to be stopped");
+    await until(() => !isAlive(child), 10_000, "the hook's child to be stopped");
   });
 
   test('a bad config is logged with file, line and key; the last good one stays; a good one applies at once', async () => {
@@ -62,10 +63,10 @@ describe('hooks', () => {
       'the bad reload to be logged',
     );
     expect(fs.readFileSync(log, 'utf8')).toContain(`config: ${config}:1: hooks: `);
-    expect(alive(hook)).toBe(true);
+    expect(isAlive(hook)).toBe(true);
 
     fs.writeFileSync(config, 'hooks = []\n');
-    await until(() => !alive(hook), 10_000, 'the dropped hook to stop');
+    await until(() => !isAlive(hook), 10_000, 'the dropped hook to stop');
     expect(lines(pids)).toEqual([String(hook)]);
   });
 });

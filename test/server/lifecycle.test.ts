@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { FuxHome, alive, until } from '../helpers/home';
+import { FuxHome, until } from '../helpers/home';
+import { isAlive } from '../../src/process-alive';
 
 let home: FuxHome;
 beforeEach(() => {
@@ -20,7 +21,7 @@ describe('the server process', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ workspaces: [] });
     const pid = home.serverPid();
-    expect(pid && alive(pid)).toBeTruthy();
+    expect(pid && isAlive(pid)).toBeTruthy();
   });
 
   test('the socket is 0600 in a 0700 directory, and the log is in the state dir', () => {
@@ -92,7 +93,7 @@ describe('the server process', () => {
     const pid = home.serverPid()!;
     const r = home.cli(['kill-server']);
     expect(r.code).toBe(0);
-    await until(() => !alive(pid), 10_000, 'the server to exit');
+    await until(() => !isAlive(pid), 10_000, 'the server to exit');
     expect(fs.existsSync(home.socket)).toBe(false);
     await until(() => fs.existsSync(marker), 10_000, 'the pane to get SIGHUP');
   });
@@ -101,7 +102,7 @@ describe('the server process', () => {
     home.cli(['list']);
     const pid = home.serverPid()!;
     process.kill(pid, 'SIGTERM');
-    await until(() => !alive(pid), 10_000, 'the server to exit');
+    await until(() => !isAlive(pid), 10_000, 'the server to exit');
     expect(fs.existsSync(home.socket)).toBe(false);
     expect(fs.existsSync(`${home.socket}.pid`)).toBe(false);
   });
@@ -110,7 +111,7 @@ describe('the server process', () => {
     home.cli(['new', '--', 'sleep', '30']);
     const pid = home.serverPid()!;
     process.kill(pid, 'SIGKILL');
-    await until(() => !alive(pid), 10_000, 'the server to die');
+    await until(() => !isAlive(pid), 10_000, 'the server to die');
     expect(fs.existsSync(home.socket)).toBe(true); // stale: nobody listens
     await expect(
       new Promise((resolve, reject) => net.connect(home.socket).on('connect', resolve).on('error', reject)),

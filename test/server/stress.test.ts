@@ -1,4 +1,5 @@
-import { FuxHome, alive, openAndDrop, until } from '../helpers/home';
+import { FuxHome, openAndDrop, until } from '../helpers/home';
+import { isAlive } from '../../src/process-alive';
 import type { FuxClient } from '../../src/client';
 
 let home: FuxHome;
@@ -32,7 +33,7 @@ test('a pane writing /dev/urandom for 10 seconds: no crash, and another pane kee
   }
   process.stdout.write(`urandom: ${echoes} echoes answered in the other pane during the flood\n`);
   expect(echoes).toBeGreaterThan(5);
-  expect(alive(home.serverPid()!)).toBe(true);
+  expect(isAlive(home.serverPid()!)).toBe(true);
   expect((await fux.list.query({})).workspaces[0].panes.map((p) => p.id)).toEqual([noisy.id, quiet.id]);
 }, 60_000);
 

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import type { EventBus } from '../events';
 import type { FuxConfig } from '../config';
 import { FuxError } from '../errors';
+import { fuxEnv } from '../../protocol/env';
 import type { Launch, Workspaces } from '../workspaces';
 import type { Workspace } from '../workspace';
 import { AttachSession } from './session';
@@ -215,13 +216,11 @@ export class AttachHub {
     }
     const focused = ws.focused;
     const launch = this.launchIn(s, ws);
-    const env = {
-      ...launch.env,
-      FUX_SOCKET: this.deps.workspaces.settings.socket,
-      FUX_WORKSPACE: ws.name,
-      FUX_PANE: focused ? String(focused.id) : '',
-      FUX_CWD: launch.cwd,
-    };
+    const env = fuxEnv(
+      launch.env,
+      { socket: this.deps.workspaces.settings.socket, workspace: ws.name, pane: focused?.id },
+      { FUX_CWD: launch.cwd },
+    );
     const argv = ['/bin/sh', '-c', binding.command];
     if (binding.popup) {
       // The popup pane sets FUX_* itself; FUX_CWD and the focused pane come with the environment.

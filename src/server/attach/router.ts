@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import { attachInputs, frameSchema, historySchema, type AttachFrame } from '../../protocol/attach';
 import { proc, t } from '../trpc';
-import { definedEnv } from '../env';
+import { definedEnv } from '../../protocol/env';
 import { z } from 'zod';
 import type { AttachHub } from './hub';
 import type { AttachSession } from './session';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { agentLine, exitLine, stateLine } from '../../../src/zor/emit/event-line';
 import { EventSinkError, openEventSink } from '../../../src/zor/emit/event-sink';
 import { NO_FLAGS } from '../../../src/zor/agent-state';
-import { waitFor } from '../support/wait-for';
+import { until } from '../../helpers/wait-for';
 
 let dir: string;
 beforeEach(() => {
@@ -96,7 +96,7 @@ describe('event sinks', () => {
     const sink = openEventSink(path);
     sink.write('{"t":"one"}');
     sink.write('{"t":"two"}');
-    await waitFor(() => received.join('') === '{"t":"one"}\n{"t":"two"}\n', 'both lines');
+    await until(() => received.join('') === '{"t":"one"}\n{"t":"two"}\n', 10_000, 'both lines');
     await sink.close();
     expect(sink.dropped).toBe(0);
   });
@@ -113,19 +113,23 @@ describe('event sinks', () => {
     await new Promise<void>((resolve) => server!.listen(path, resolve));
     const sink = openEventSink(path, () => now);
     sink.write('first');
-    await waitFor(() => received.join('').includes('first\n'), 'the first line');
+    await until(() => received.join('').includes('first\n'), 10_000, 'the first line');
     // The reader goes away; zor notices when its socket closes.
     connections[0]!.destroy();
-    await waitFor(() => {
-      sink.write('while gone');
-      return sink.dropped > 0;
-    }, 'the sink to notice the lost connection');
+    await until(
+      () => {
+        sink.write('while gone');
+        return sink.dropped > 0;
+      },
+      10_000,
+      'the sink to notice the lost connection',
+    );
     const droppedWhileGone = sink.dropped;
     sink.write('still within the retry second');
     expect(sink.dropped).toBe(droppedWhileGone + 1);
     now += 1000;
     sink.write('second');
-    await waitFor(() => received.join('').includes('second\n'), 'the line after reconnecting');
+    await until(() => received.join('').includes('second\n'), 10_000, 'the line after reconnecting');
     expect(connections).toHaveLength(2);
     await sink.close();
   });
@@ -136,11 +140,15 @@ describe('event sinks', () => {
     // A reader that holds the fifo open and never reads: the pipe fills at 64 KiB.
     const reader = spawn('sh', ['-c', `exec 3<"${path}"; sleep 30`], { stdio: 'ignore' });
     try {
-      const sink = await waitFor(() => {
-        const candidate = openEventSink(path);
-        candidate.write('probe');
-        return candidate.dropped === 0 && candidate;
-      }, 'the fifo reader');
+      const sink = await until(
+        () => {
+          const candidate = openEventSink(path);
+          candidate.write('probe');
+          return candidate.dropped === 0 && candidate;
+        },
+        10_000,
+        'the fifo reader',
+      );
       const line = JSON.stringify({ t: 'state', padding: 'x'.repeat(200) });
       for (let index = 0; index < 5000; index++) sink.write(line);
       expect(sink.dropped).toBeGreaterThan(0);

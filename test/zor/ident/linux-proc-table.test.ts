@@ -8,7 +8,7 @@ import { AgentProbe } from '../../../src/zor/ident/agent-probe';
 import { identify } from '../../../src/zor/ident/identify';
 import { LinuxProcTable, parseStat } from '../../../src/zor/ident/linux-proc-table';
 import { parseRuleSet } from '../../../src/zor/rules/load';
-import { waitFor } from '../support/wait-for';
+import { until } from '../../helpers/wait-for';
 
 const onLinux = process.platform === 'linux' ? describe : describe.skip;
 const table = new LinuxProcTable();
@@ -100,24 +100,28 @@ describe('LinuxProcTable over a fake /proc with children files', () => {
 onLinux('LinuxProcTable over the real /proc', () => {
   it("lists a spawned sleep as its group's leader with its comm and argv", async () => {
     const child = start('sleep', ['30']);
-    const leader = await waitFor(() => table.leader(child.pid!), 'the sleep process');
+    const leader = await until(() => table.leader(child.pid!), 10_000, 'the sleep process');
     expect(leader).toMatchObject({ pid: child.pid, pgrp: child.pid, comm: 'sleep', argv: ['sleep', '30'] });
   });
 
   it("lists both processes of a `sh -c 'sleep 30; true'` job", async () => {
     const child = start('sh', ['-c', 'sleep 30; true']);
-    const job = await waitFor(() => {
-      const listed = table.job(child.pid!, child.pid!);
-      // The forked child is still called sh until it has exec'd sleep; wait for the exec.
-      return listed.processes.length === 2 && listed.processes.some((p) => p.comm === 'sleep') && listed;
-    }, 'sh and its sleep');
+    const job = await until(
+      () => {
+        const listed = table.job(child.pid!, child.pid!);
+        // The forked child is still called sh until it has exec'd sleep; wait for the exec.
+        return listed.processes.length === 2 && listed.processes.some((p) => p.comm === 'sleep') && listed;
+      },
+      10_000,
+      'sh and its sleep',
+    );
     expect(job.processes.map((p) => p.comm).sort()).toEqual(['sh', 'sleep']);
     expect(job.processes.every((p) => p.pgrp === child.pid)).toBe(true);
   });
 
   it('reads ZOR_AGENT from a spawned process environment', async () => {
     const child = start('sleep', ['30'], { ...process.env, ZOR_AGENT: 'claude' });
-    const leader = await waitFor(() => table.leader(child.pid!), 'the sleep process');
+    const leader = await until(() => table.leader(child.pid!), 10_000, 'the sleep process');
     expect(leader.envAgent).toBe('claude');
   });
 
@@ -127,8 +131,9 @@ onLinux('LinuxProcTable over the real /proc', () => {
     symlinkSync(script, join(scratch, 'cc'));
     const child = start(process.execPath, [join(scratch, 'cc')]);
     const sets = [parseRuleSet('id = "claude"\nversion = "1"\n', 'claude.toml')];
-    const found = await waitFor(
+    const found = await until(
       () => identify(table.job(child.pid!, child.pid!), sets),
+      10_000,
       'node running the linked script',
     );
     expect(found).toEqual({ agent: 'claude', pid: child.pid });
@@ -139,10 +144,14 @@ onLinux('LinuxProcTable over the real /proc', () => {
     const shell = pty.spawn('/bin/sh', ['-mc', 'sleep 30; true'], { cols: 80, rows: 24 });
     terminals.push(shell);
     const sets = [parseRuleSet('id = "sleeper"\nversion = "1"\nprocess_names = ["sleep"]\n', 's.toml')];
-    const sleepGroup = await waitFor(() => {
-      const pgid = table.foregroundPgid(shell.pid);
-      return pgid !== undefined && pgid !== shell.pid && table.leader(pgid)?.comm === 'sleep' && pgid;
-    }, 'sleep in the foreground');
+    const sleepGroup = await until(
+      () => {
+        const pgid = table.foregroundPgid(shell.pid);
+        return pgid !== undefined && pgid !== shell.pid && table.leader(pgid)?.comm === 'sleep' && pgid;
+      },
+      10_000,
+      'sleep in the foreground',
+    );
     const probe = new AgentProbe({ table, sets, child: shell.pid, now: 0 });
     expect(probe.tick(0, { screenChanged: false, holdPending: false })).toEqual([
       { kind: 'found', agent: 'sleeper', pid: sleepGroup },

@@ -1,5 +1,5 @@
 import * as pty from 'node-pty';
-import { waitFor } from './wait-for';
+import { until } from '../../helpers/wait-for';
 import { zorScript } from './zor-cli';
 
 export interface PtyRun {
@@ -57,11 +57,12 @@ export async function runInPty(
     write: (data) => terminal.write(data),
     start: () => terminal.write('\n'),
     waitForText: async (needle, what) => {
-      await waitFor(
+      await until(
         () =>
           typeof needle === 'string'
             ? output().toString('utf8').includes(needle)
             : needle.test(output().toString('utf8')),
+        10_000,
         what ?? `output ${String(needle)}`,
       );
     },

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseFixture } from '../../../src/zor/fixture/fixture';
 import { TEST_DATA, TEST_RULES } from '../support/paths';
-import { waitFor } from '../support/wait-for';
+import { until } from '../../helpers/wait-for';
 import { zorScript } from '../support/zor-cli';
 import { killRunning, runInPty } from '../support/zor-pty';
 
@@ -41,8 +41,9 @@ async function startAgent(extra: string[] = [], redirect = '') {
 it('logs verdicts, state changes and the agent to stderr under --debug', async () => {
   const log = join(dir, 'zor.log');
   const { run } = await startAgent(['--debug'], `2>'${log}'`);
-  await waitFor(
+  await until(
     () => readFileSync(log, 'utf8').includes('state none → working'),
+    10_000,
     'the working state in the log',
   );
   run.write('x');
@@ -59,8 +60,9 @@ it('logs verdicts, state changes and the agent to stderr under --debug', async (
 it('writes a fixture of the detection window on SIGUSR1', async () => {
   const { run, pid } = await startAgent();
   process.kill(pid, 'SIGUSR1');
-  const file = await waitFor(
+  const file = await until(
     () => readdirSync(dir).find((name) => /^zor-\d+-1\.txt$/.test(name)),
+    10_000,
     'the dump',
   );
   const fixture = parseFixture(readFileSync(join(dir, file), 'utf8'), file);

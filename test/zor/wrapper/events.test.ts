@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_DATA, TEST_RULES } from '../support/paths';
-import { waitFor } from '../support/wait-for';
+import { until } from '../../helpers/wait-for';
 import { zorScript } from '../support/zor-cli';
 import { killRunning, runInPty } from '../support/zor-pty';
 
@@ -56,17 +56,17 @@ it('identifies an agent started in the wrapped shell and streams its states as e
   });
   await run.waitForText('READY');
   run.write('\r');
-  await waitFor(() => transitions(lines).includes('none→working'), 'working');
+  await until(() => transitions(lines).includes('none→working'), 10_000, 'working');
   const found = lines.find((line) => line.t === 'agent' && line.agent === 'testagent');
   expect(found).toMatchObject({ agent: 'testagent', pid: expect.any(Number) });
   run.write('n');
-  await waitFor(() => transitions(lines).includes('working→idle'), 'idle once the prompt is drawn');
+  await until(() => transitions(lines).includes('working→idle'), 10_000, 'idle once the prompt is drawn');
   run.write('x');
   await run.waitForText('BACK');
-  await waitFor(() => transitions(lines).includes('idle→none'), 'none after the exit');
+  await until(() => transitions(lines).includes('idle→none'), 10_000, 'none after the exit');
   run.write('\r');
   expect((await run.exited).exitCode).toBe(0);
-  await waitFor(() => lines.some((line) => line.t === 'exit'), 'the exit line');
+  await until(() => lines.some((line) => line.t === 'exit'), 10_000, 'the exit line');
 
   expect(transitions(lines)).toEqual(['none→working', 'working→idle', 'idle→idle(exited)', 'idle→none']);
   const working = lines.find((line) => line.state === 'working' && 'previous' in line)!;
