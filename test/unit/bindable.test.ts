@@ -55,7 +55,7 @@ describe('bindings name control procedures', () => {
       input: {},
     });
     expect(() => parseConfig('[bindings]\n"v" = { call = "server.kill" }\n', 'c.toml')).toThrow(
-      /c\.toml:2: bindings\.v\.call: Invalid option/,
+      /c\.toml:2: bindings\.v\.call: expected one of .*"split".*, got "server\.kill"/,
     );
     expect(() =>
       parseConfig('[bindings]\n"v" = { call = "split", input = { direction = "x" } }\n', 'c.toml'),
