@@ -88,6 +88,17 @@ export class StreamLink<TRouter extends AnyTRPCRouter> {
     ({ op }) =>
       observable((observer) => this.start(op, observer));
 
+  /**
+   * Calls mutation `path` as a notification: a request without an `id`, which the server runs in
+   * order with the others and does not answer (a failure goes to its log). For input that must
+   * not wait on, or pay for, a reply per message. Throws if the connection is closed or `input`
+   * cannot be sent.
+   */
+  notify(path: string, input: unknown): void {
+    if (this.closedError) throw this.closedError;
+    this.stream.write(encodeFrame({ method: 'mutation', params: { path, input } }, this.maxFrameBytes));
+  }
+
   /** Fails what is pending, sends what is already written, then lets the stream go. */
   close(): void {
     this.shutdown('the client closed the connection');
