@@ -1,3 +1,4 @@
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -23,6 +24,28 @@ export default tseslint.config(
         {
           patterns: [
             { regex: '^(\\.\\./)+(server|client|commands|rpc)(/|$)', message: 'src/zor stands alone' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // src/protocol is the code both sides run: pure (no node APIs, no server or client state), so a
+    // client can import it at run time, not just its types.
+    files: ['src/protocol/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(node:.*|(${builtinModules.filter((m) => !m.startsWith('_')).join('|')})(/.*)?)$`,
+              message: 'src/protocol is pure: no node APIs',
+            },
+            {
+              regex: '^(\\.\\./)+(server|client|commands|rpc|zor)(/|$)',
+              message: 'src/protocol imports nothing of fux outside src/protocol',
+            },
           ],
         },
       ],

@@ -20,7 +20,7 @@ import { localIdentity } from '../src/client/remote/identity';
 import { openRemote, type RemoteTransport } from '../src/client/remote/connect';
 import { connectUnix, createStreamClient } from '../src/rpc/client';
 import type { RemoteRouter } from '../src/server/attach/router';
-import type { AttachFrame } from '../src/server/attach/protocol';
+import type { AttachFrame } from '../src/protocol/attach';
 import { serverMain } from './lib/repo';
 import type { Benchmark, BenchOptions, Section } from './lib/report';
 import { formatMs, median, percentile } from './lib/stats';

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { isTomlError, parseToml } from '../zor/rules/toml';
 import { tomlKeyLine } from './toml-key-line';
-import { clientAction, serverAction } from './attach/protocol';
+import { clientAction, serverAction } from '../protocol/attach';
 
 /**
  * A key as config writes it: optional C- (Ctrl), M- (Alt), S- (Shift) prefixes, then one

@@ -1,10 +1,8 @@
 import { z } from 'zod';
+import { agentState } from '../protocol/agent-state';
 
 /** Every event carries its type, its workspace and when it happened (ms since the epoch). */
 const base = { workspace: z.string(), ts: z.number() };
-
-/** zor's four states: an agent working, blocked on a question, idle, or no agent in the pane. */
-export const agentState = z.enum(['working', 'blocked', 'idle', 'none']);
 
 /** The `visible_*` flags that are set: the screen shows the state outright rather than zor inferring it. */
 export const visibleFlags = z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { agentState, eventTypes, exitStatus, visibleFlags } from './events';
+import { agentState } from '../protocol/agent-state';
+import { eventTypes, exitStatus, visibleFlags } from './events';
 
 /** Input and output shapes of the control API. The router, the client's types and docs/protocol.md all come from these. */
 

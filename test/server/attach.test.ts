@@ -1,7 +1,7 @@
 import * as net from 'node:net';
 import { FuxHome, until } from '../helpers/home';
 import type { FuxClient } from '../../src/client';
-import type { AttachFrame, Row } from '../../src/server/attach/protocol';
+import type { AttachFrame, Row } from '../../src/protocol/attach';
 import type { FuxEvent } from '../../src/server/events';
 
 let home: FuxHome;

@@ -5,20 +5,20 @@
  * the keys while they show. It talks to the server and the screen only through `ControllerDeps`,
  * so the same controller serves a local and a remote attach.
  */
-import type {
-  AttachAction,
-  AttachHistory,
-  AttachView,
-  ClientAction,
-  PaneModes,
-} from '../../server/attach/protocol';
+import {
+  DEFAULT_MODES,
+  type AttachAction,
+  type AttachHistory,
+  type AttachView,
+  type ClientAction,
+  type PaneModes,
+} from '../../protocol/attach';
 import type { Token, MouseToken } from './input/tokens';
 import { PrefixKeys, helpLines } from './input/keymap';
 import { encodeFocus, encodeMouse, encodePaste, osc52 } from './input/encode';
 import { CopyMode, type CopyResult } from './copy/copy-mode';
 import { expandRow } from './runs';
 import type { Compositor } from './render/compositor';
-import { DEFAULT_MODES } from './render/state';
 
 /** Input for whatever the server has focused (the popup, else the focused pane) when it arrives. */
 export const FOCUSED = 'focused';

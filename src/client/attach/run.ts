@@ -7,7 +7,7 @@
 import type { TRPCClient } from '@trpc/client';
 import type { Unsubscribable } from '@trpc/server/observable';
 import type { RemoteRouter } from '../../server/attach/router';
-import type { AttachAction, AttachFrame } from '../../server/attach/protocol';
+import type { AttachAction, AttachFrame } from '../../protocol/attach';
 import { Compositor } from './render/compositor';
 import { InputDecoder } from './input/decoder';
 import { Controller, FOCUSED } from './controller';

@@ -1,4 +1,4 @@
-import type { Row } from '../../server/attach/protocol';
+import type { Row } from '../../protocol/attach';
 
 /** One cell of a pane row as the client holds it. A width-2 cell is followed by a width-0 cell. */
 export interface Cell {
@@ -17,7 +17,7 @@ export function blankCell(): Cell {
 }
 
 /**
- * A row of runs (see src/server/attach/protocol.ts) as exactly `cols` cells: runs expanded, wide
+ * A row of runs (see src/protocol/attach.ts) as exactly `cols` cells: runs expanded, wide
  * cells followed by their right half, padded with blanks, and cut at `cols` (a wide glyph that
  * would straddle the edge becomes a blank, as a terminal shows it).
  */

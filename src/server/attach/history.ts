@@ -1,7 +1,7 @@
 import { Terminal } from '@xterm/headless';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import type { Pane } from '../pane';
-import type { AttachHistory, Row } from './protocol';
+import type { AttachHistory, Row } from '../../protocol/attach';
 import { encodeRow, StyleTable } from './rows';
 
 /**

@@ -7,7 +7,7 @@ import type { Launch, Workspaces } from '../workspaces';
 import type { Workspace } from '../workspace';
 import { AttachSession } from './session';
 import { buildView } from './view';
-import type { AttachAction, AttachFrame, AttachHistory, ServerAction } from './protocol';
+import type { AttachAction, AttachFrame, AttachHistory, ServerAction } from '../../protocol/attach';
 import { paneHistory } from './history';
 
 export interface AttachRequest {

@@ -1,5 +1,5 @@
 import * as os from 'node:os';
-import { attachInputs, frameSchema, historySchema, type AttachFrame } from './protocol';
+import { attachInputs, frameSchema, historySchema, type AttachFrame } from '../../protocol/attach';
 import { proc, t } from '../trpc';
 import { definedEnv } from '../env';
 import { z } from 'zod';
@@ -61,7 +61,7 @@ async function* frames(
 }
 
 /**
- * The attach protocol (src/server/attach/protocol.ts): one subscription of frames per attached
+ * The attach protocol (src/protocol/attach.ts): one subscription of frames per attached
  * client, and the calls its keys, mouse and size make. Remote peers get this router and nothing
  * else.
  */

@@ -1,6 +1,6 @@
 import type { IBufferCell, IBufferLine } from '@xterm/headless';
 import { isDefaultStyle, sgrFor, styleOf } from '../pane/cell-style';
-import type { Row, Run } from './protocol';
+import type { Row, Run } from '../../protocol/attach';
 
 const SPACE = 0x20;
 

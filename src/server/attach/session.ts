@@ -2,7 +2,7 @@ import type { Terminal } from '@xterm/headless';
 import type { Pane } from '../pane';
 import type { PaneId } from '../layout';
 import type { Workspace } from '../workspace';
-import type { AttachFrame, AttachView, PaneCursor, PaneModes, PaneUpdate, Row } from './protocol';
+import type { AttachFrame, AttachView, PaneCursor, PaneModes, PaneUpdate, Row } from '../../protocol/attach';
 import { encodeRow, StyleTable } from './rows';
 import { wakeable } from '../wake';
 

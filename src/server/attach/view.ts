@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { FuxConfig } from '../config';
 import type { Workspace, PaneEntry } from '../workspace';
 import type { Rect } from '../layout';
-import type { AttachView, ViewPane } from './protocol';
+import type { AttachView, ViewPane } from '../../protocol/attach';
 
 type State = ViewPane['state'];
 

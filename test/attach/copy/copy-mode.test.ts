@@ -2,7 +2,7 @@ import { CopyMode, type CopyResult } from '../../../src/client/attach/copy/copy-
 import { InputDecoder } from '../../../src/client/attach/input/decoder';
 import type { MouseToken } from '../../../src/client/attach/input/tokens';
 import { expandRow, plainText, type Cell } from '../../../src/client/attach/runs';
-import type { Row } from '../../../src/server/attach/protocol';
+import type { Row } from '../../../src/protocol/attach';
 
 /** Characters the test rows draw two cells wide. */
 const WIDE = new Set(['界', '😀']);

@@ -6,7 +6,7 @@ import {
   osc52,
   type MouseEventLike,
 } from '../../../src/client/attach/input/encode';
-import type { PaneModes } from '../../../src/server/attach/protocol';
+import type { PaneModes } from '../../../src/protocol/attach';
 
 const plain = { shift: false, alt: false, ctrl: false };
 const press: MouseEventLike = { action: 'press', button: 0, ...plain };

@@ -2,7 +2,7 @@ import { builtinActionNames } from '../../../src/client/attach/input/bindings';
 import { InputDecoder } from '../../../src/client/attach/input/decoder';
 import { helpLines, PrefixKeys, type Outcome } from '../../../src/client/attach/input/keymap';
 import type { BytesToken, KeyToken } from '../../../src/client/attach/input/tokens';
-import { clientAction, serverAction } from '../../../src/server/attach/protocol';
+import { clientAction, serverAction } from '../../../src/protocol/attach';
 
 function tokens(raw: string): Array<KeyToken | BytesToken> {
   const d = new InputDecoder({ now: () => 0 });

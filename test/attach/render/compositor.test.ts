@@ -1,4 +1,4 @@
-import type { AttachFrame, Row } from '../../../src/server/attach/protocol';
+import type { AttachFrame, Row } from '../../../src/protocol/attach';
 import { Harness, hidden, look, makeView, synced, textRows, viewPane } from './harness';
 
 const harnesses: Harness[] = [];

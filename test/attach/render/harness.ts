@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { Terminal, type IBufferCell } from '@xterm/headless';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
-import type { AttachFrame, AttachView, PaneUpdate, Row, ViewPane } from '../../../src/server/attach/protocol';
+import type { AttachFrame, AttachView, PaneUpdate, Row, ViewPane } from '../../../src/protocol/attach';
 import { Compositor, type RenderHooks } from '../../../src/client/attach/render/compositor';
 
 /** A terminal-like output: every byte the compositor writes, with columns and rows set. */

@@ -1,4 +1,4 @@
-import type { AttachFrame } from '../../../src/server/attach/protocol';
+import type { AttachFrame } from '../../../src/protocol/attach';
 import { Harness, look, makeView, textRows, viewPane } from './harness';
 
 const harnesses: Harness[] = [];

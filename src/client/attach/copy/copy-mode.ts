@@ -10,7 +10,7 @@
  * three rows; a click moves the cursor, a drag selects (mouse cells are pane-local: the caller
  * takes the pane's origin off).
  */
-import type { AttachHistory } from '../../../server/attach/protocol';
+import type { AttachHistory } from '../../../protocol/attach';
 import type { KeyName } from '../input/keys';
 import type { KeyToken, MouseToken, Token } from '../input/tokens';
 import { expandRow, type Cell } from '../runs';

@@ -4,12 +4,7 @@
  * command; `none` removes a default.
  */
 import type { z } from 'zod';
-import type {
-  AttachAction,
-  bindingSchema,
-  ClientAction,
-  ServerAction,
-} from '../../../server/attach/protocol';
+import type { AttachAction, bindingSchema, ClientAction, ServerAction } from '../../../protocol/attach';
 import { formatKey, parseKeyName } from './keys';
 
 export type Binding = z.infer<typeof bindingSchema>;

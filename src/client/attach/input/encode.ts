@@ -3,7 +3,7 @@
  * tracking level and in the form it enabled, pastes bracketed or not, focus reports; and the OSC 52
  * sequence that puts a copy on the user's clipboard.
  */
-import type { PaneModes } from '../../../server/attach/protocol';
+import type { PaneModes } from '../../../protocol/attach';
 import { PASTE_END, PASTE_START, type MouseToken } from './tokens';
 
 export type MouseEventLike = Pick<MouseToken, 'action' | 'button' | 'shift' | 'alt' | 'ctrl'>;

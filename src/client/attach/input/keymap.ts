@@ -3,7 +3,7 @@
  * (default C-a); the key after the prefix is looked up in the key table, and an unbound one is
  * swallowed. The prefix pressed twice sends the prefix to the pane.
  */
-import type { AttachAction, ClientAction } from '../../../server/attach/protocol';
+import type { AttachAction, ClientAction } from '../../../protocol/attach';
 import { DEFAULT_PREFIX, keyTable, type Binding, type BoundKey } from './bindings';
 import { formatKey, keyBytes, parseKeyName, sameKey, type KeyName } from './keys';
 import type { BytesToken, KeyToken } from './tokens';

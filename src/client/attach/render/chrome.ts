@@ -1,4 +1,4 @@
-import type { AttachView } from '../../../server/attach/protocol';
+import type { AttachView } from '../../../protocol/attach';
 import { theme } from './theme';
 
 type AgentState = AttachView['tabs'][number]['state'];

@@ -1,4 +1,4 @@
-import type { AttachFrame, AttachView, PaneModes, ViewPane } from '../../../server/attach/protocol';
+import type { AttachFrame, AttachView, PaneModes, ViewPane } from '../../../protocol/attach';
 import type { Cell } from '../runs';
 import { separators } from './borders';
 import { Canvas, type Rect, textWidth } from './canvas';

@@ -1,4 +1,4 @@
-import type { PaneCursor } from '../../../server/attach/protocol';
+import type { PaneCursor } from '../../../protocol/attach';
 import type { TerminalPosition } from './draw';
 
 /** Where the outer terminal's cursor should be after a frame, in screen cells (undefined: hidden). */

@@ -1,4 +1,4 @@
-import type { PaneModes } from '../../../server/attach/protocol';
+import type { PaneModes } from '../../../protocol/attach';
 
 /**
  * The outer terminal's input modes. fux always wants mouse drags in SGR form (clicks focus,

@@ -1,10 +1,11 @@
-import type {
-  AttachFrame,
-  AttachView,
-  PaneCursor,
-  PaneModes,
-  PaneUpdate,
-} from '../../../server/attach/protocol';
+import {
+  DEFAULT_MODES,
+  type AttachFrame,
+  type AttachView,
+  type PaneCursor,
+  type PaneModes,
+  type PaneUpdate,
+} from '../../../protocol/attach';
 import { blankCell, expandRow, type Cell } from '../runs';
 import { DirtyRows } from './dirty';
 
@@ -26,19 +27,9 @@ export const DEFAULT_CURSOR: Readonly<PaneCursor> = Object.freeze({
   blink: false,
 });
 
-export const DEFAULT_MODES: Readonly<PaneModes> = Object.freeze({
-  appCursor: false,
-  appKeypad: false,
-  bracketedPaste: false,
-  mouse: 'none',
-  mouseSgr: false,
-  focusEvents: false,
-  kittyKeyboard: 0,
-});
-
 /**
  * The client's mirror of an attach session: frames applied in order, exactly as
- * src/server/attach/protocol.ts defines them. The server diffs against what it sent this
+ * src/protocol/attach.ts defines them. The server diffs against what it sent this
  * client, so the mirror keeps every pane it was told about (a pane of another tab comes back
  * without being resent) until a reset.
  */

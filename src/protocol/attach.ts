@@ -13,7 +13,7 @@
  * once in a frame's `styles` (as SGR parameters, e.g. `1;38;2;255;0;0`) before a row uses it.
  */
 import { z } from 'zod';
-import { agentState } from '../events';
+import { agentState } from './agent-state';
 
 export const runSchema = z.union([
   z.tuple([z.number().int().nonnegative(), z.string()]),
@@ -46,6 +46,17 @@ export const modesSchema = z.object({
   kittyKeyboard: z.number().int().describe('the kitty keyboard flags the program pushed (0: none)'),
 });
 export type PaneModes = z.infer<typeof modesSchema>;
+
+/** A pane's modes until its program asks for others: what a freshly reset terminal does. */
+export const DEFAULT_MODES: Readonly<PaneModes> = Object.freeze({
+  appCursor: false,
+  appKeypad: false,
+  bracketedPaste: false,
+  mouse: 'none',
+  mouseSgr: false,
+  focusEvents: false,
+  kittyKeyboard: 0,
+});
 
 export const paneUpdateSchema = z.object({
   cols: z.number().int().optional(),
