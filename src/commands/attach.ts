@@ -35,9 +35,11 @@ export default class Attach extends FuxCommand<typeof Attach> {
     }
     const env = callerEnv();
     const outcome = await runAttach({
-      open: async () => {
-        const c = await connect({ socket: this.flags.socket });
-        return { client: c.client, close: c.close };
+      transport: {
+        open: async () => {
+          const c = await connect({ socket: this.flags.socket });
+          return { client: c.client, notify: c.notify, close: c.close };
+        },
       },
       workspace: this.args.workspace ?? this.workspace,
       cwd: process.cwd(),

@@ -145,6 +145,12 @@ stays usable when the next line can be found, and is closed otherwise. Inputs ar
 (zod): a bad input gets a \`BAD_REQUEST\` error that names the field. Error messages say what to do;
 they never carry stack traces.
 
+The one exception: a mutation sent without an \`id\` is a notification (JSON-RPC 2.0). The server
+runs it in order with the other requests and sends no reply, not even an error (that goes to the
+server log). \`attach.input\` is meant to be sent so: a keystroke then costs one line each way,
+itself and its echo's frame. A client that sends notifications should not give its requests
+negative ids (the server numbers notifications so).
+
 From a shell:
 
 \`\`\`sh
