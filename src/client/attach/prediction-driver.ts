@@ -30,13 +30,14 @@ export class PredictionDriver {
   constructor(
     mode: PredictMode,
     private readonly deps: PredictionDeps,
+    private readonly now: () => number = Date.now,
   ) {
-    this.predictor = new Predictor(mode);
+    this.predictor = new Predictor(mode, now);
   }
 
   /** Text for the focused pane, just sent. */
   typed(data: string): void {
-    this.sentAt ??= performance.now();
+    this.sentAt ??= this.now();
     const target = this.deps.target();
     const screen = target === undefined ? undefined : this.deps.screenOf(target);
     if (target === undefined || !screen) return;
@@ -49,7 +50,7 @@ export class PredictionDriver {
   framed(frame: AttachFrame): void {
     const target = this.deps.target();
     if (this.sentAt !== undefined && target !== undefined && frame.panes?.[String(target)]) {
-      this.predictor.roundTrip(performance.now() - this.sentAt);
+      this.predictor.roundTrip(this.now() - this.sentAt);
       this.sentAt = undefined;
     }
     this.check();
@@ -83,7 +84,7 @@ export class PredictionDriver {
         this.redraw();
         this.deps.repaint();
       },
-      Math.max(0, deadline - Date.now()) + 1,
+      Math.max(0, deadline - this.now()) + 1,
     );
   }
 }

@@ -1,6 +1,7 @@
 import { Overlays } from '../../../src/client/attach/overlays';
 import { InputOutbox, type InputTarget } from '../../../src/client/attach/outbox';
 import { FOCUSED } from '../../../src/client/attach/controller';
+import { PredictionDriver } from '../../../src/client/attach/prediction-driver';
 import type { Overlay } from '../../../src/client/attach/render/widgets';
 
 describe('the overlays owner', () => {
@@ -74,5 +75,42 @@ describe('the input outbox', () => {
     box.add(FOCUSED, 'x', false);
     box.flush();
     expect(typed).toEqual([]);
+  });
+});
+
+describe('the prediction driver', () => {
+  test('judges the link by the echo: keys sent until the first frame that redraws their pane', () => {
+    const clock = { t: 1000 };
+    const shown: Array<[number, string | undefined]> = [];
+    const driver = new PredictionDriver(
+      'auto',
+      {
+        show: (pane, p) => shown.push([pane, p?.cells.map((c) => c.ch).join('')]),
+        target: () => 1,
+        screenOf: () => ({ charAt: () => ' ', cursor: { x: 2, y: 0 }, cols: 40 }),
+        repaint: () => undefined,
+      },
+      () => clock.t,
+    );
+    // A fast echo: nothing is predicted.
+    driver.typed('a');
+    clock.t += 5;
+    driver.framed({
+      seq: 1,
+      panes: { '1': { cursor: { x: 3, y: 0, visible: true, shape: 'block', blink: false } } },
+    });
+    expect(shown.filter(([, cells]) => cells !== undefined)).toEqual([]);
+    // Slow echoes, and a frame of another pane that does not count as one.
+    for (let i = 0; i < 20; i++) {
+      driver.typed('b');
+      clock.t += 10;
+      driver.framed({ seq: 2, panes: { '2': {} } });
+      clock.t += 70;
+      driver.framed({ seq: 3, panes: { '1': {} } });
+    }
+    driver.typed('xy');
+    driver.stop();
+    // Now guessed at once (after the guesses for 'b' this fake screen never confirms).
+    expect(shown[shown.length - 1]![1]).toMatch(/^b*xy$/);
   });
 });
