@@ -64,6 +64,9 @@ async function attachFux(server: FuxServer, workspace: string): Promise<OuterTer
   const t = new OuterTerminal(process.execPath, [fuxBin, workspace], {
     ...server.env,
     TERM: 'xterm-256color',
+    // The echo is timed, not a local guess: on a loaded machine the round trip can pass the
+    // predictor's threshold, and a predicted letter would show before the server's echo.
+    FUX_PREDICT: 'never',
   });
   const conn = await server.connect();
   try {
