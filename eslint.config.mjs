@@ -84,6 +84,22 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/pty/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(server|client|commands|zor|rpc)(/|$)',
+              message: 'src/pty knows nothing of fux: the server and zor both use it',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/client/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [

@@ -32,6 +32,8 @@ export interface ConnectOptions {
 export interface Connection {
   client: FuxClient;
   socket: string;
+  /** Calls a mutation as a notification: run in order with the calls, never answered. */
+  notify(path: string, input: unknown): void;
   close(): void;
 }
 
@@ -57,8 +59,8 @@ export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
     }
     stream = await waitForServer(socket, spawnServer(socket), opts.startTimeoutMs ?? 10_000);
   }
-  const { client, close } = createStreamClient<AppRouter>(stream);
-  return { client, socket, close };
+  const { client, notify, close } = createStreamClient<AppRouter>(stream);
+  return { client, socket, notify, close };
 }
 
 /**

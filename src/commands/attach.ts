@@ -41,14 +41,16 @@ export default class Attach extends FuxCommand<typeof Attach> {
     const env = callerEnv();
     const notices = new Notices();
     const outcome = await runAttach({
-      open: async () => {
-        const c = await connect({ socket: this.flags.socket });
-        void configProblem(c.client).then((lines) => {
-          if (lines.length === 0) return;
-          notices.post(`config: ${lines.join('; ')}`);
-          setTimeout(() => notices.post(undefined), CONFIG_NOTICE_MS).unref();
-        });
-        return { client: c.client, close: c.close };
+      transport: {
+        open: async () => {
+          const c = await connect({ socket: this.flags.socket });
+          void configProblem(c.client).then((lines) => {
+            if (lines.length === 0) return;
+            notices.post(`config: ${lines.join('; ')}`);
+            setTimeout(() => notices.post(undefined), CONFIG_NOTICE_MS).unref();
+          });
+          return { client: c.client, notify: c.notify, close: c.close };
+        },
       },
       workspace: this.args.workspace ?? this.workspace,
       cwd: process.cwd(),

@@ -2,8 +2,7 @@ import { Args } from '@oclif/core';
 import { FuxCommand } from '../client/command';
 import { callerEnv } from '../client/launch';
 import { reportOutcome, runAttach } from '../client/attach/run';
-import { openRemote, remoteAttachOpener, remoteSettings } from '../client/remote';
-import { RemoteGoneError, RemoteRefusedError, RemoteTargetError } from '../client/remote/errors';
+import { openRemote, remoteAttachTransport, remoteSettings } from '../client/remote';
 import { Notices } from '../client/attach/notices';
 
 export default class Connect extends FuxCommand<typeof Connect> {
@@ -40,18 +39,13 @@ export default class Connect extends FuxCommand<typeof Connect> {
       }
       const env = callerEnv();
       const outcome = await runAttach({
-        open: remoteAttachOpener(remote),
+        transport: remoteAttachTransport(remote, settings.retentionMs),
         workspace: this.args.workspace ?? this.workspace,
         // The server ignores a remote peer's cwd and environment (they are this machine's).
         cwd: process.cwd(),
         env,
         input: process.stdin,
         output: process.stdout,
-        reconnectMs: settings.retentionMs,
-        isFatal: (err) =>
-          err instanceof RemoteRefusedError ||
-          err instanceof RemoteGoneError ||
-          err instanceof RemoteTargetError,
         notices,
       });
       reportOutcome(outcome, 'run `fux connect` again');

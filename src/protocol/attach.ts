@@ -117,6 +117,21 @@ export const viewSchema = z.object({
 });
 export type AttachView = z.infer<typeof viewSchema>;
 
+/**
+ * Why a session ended, for the client to act on without reading the message: its workspace
+ * closed (its last pane exited, or it was killed), or the server detached this client.
+ */
+export const endReason = z.enum(['workspace-closed', 'detached']);
+export type EndReason = z.infer<typeof endReason>;
+
+export const endSchema = z.object({
+  reason: endReason.describe(
+    'what the client does: "workspace-closed" shows [exited], "detached" [detached]',
+  ),
+  message: z.string().describe('the same, for a person: "workspace main closed"'),
+});
+export type AttachEnd = z.infer<typeof endSchema>;
+
 export const frameSchema = z.object({
   seq: z.number().int(),
   /** Sent in the first frame: this attachment's id, for resize, input and actions. */
@@ -129,8 +144,8 @@ export const frameSchema = z.object({
   panes: z.record(z.string(), paneUpdateSchema).optional(),
   /** Panes that rang their bell since the last frame. */
   bell: z.array(z.number().int()).optional(),
-  /** The session is over (the workspace closed, the server stops): the reason, then the end. */
-  end: z.string().optional(),
+  /** The session is over: why, then the end of the subscription. */
+  end: endSchema.optional(),
 });
 export type AttachFrame = z.infer<typeof frameSchema>;
 

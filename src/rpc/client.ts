@@ -7,6 +7,8 @@ export { connectUnix, UnixConnectError, type ConnectUnixOptions } from './connec
 
 export interface StreamClient<TRouter extends AnyTRPCRouter> {
   client: TRPCClient<TRouter>;
+  /** Calls a mutation without an id: the server runs it in order and sends no reply (see StreamLink). */
+  notify(path: string, input: unknown): void;
   /** Fails pending calls, flushes what was written, and releases the stream. */
   close(): void;
 }
@@ -17,5 +19,9 @@ export function createStreamClient<TRouter extends AnyTRPCRouter>(
   options: { maxFrameBytes?: number } = {},
 ): StreamClient<TRouter> {
   const link = new StreamLink<TRouter>(stream, options.maxFrameBytes);
-  return { client: createTRPCClient<TRouter>({ links: [link.link] }), close: () => link.close() };
+  return {
+    client: createTRPCClient<TRouter>({ links: [link.link] }),
+    notify: (path, input) => link.notify(path, input),
+    close: () => link.close(),
+  };
 }

@@ -14,6 +14,8 @@ type CallObserver<TRouter extends AnyTRPCRouter> = Observer<
 interface PendingCall<TRouter extends AnyTRPCRouter> {
   type: Operation['type'];
   observer: CallObserver<TRouter>;
+  /** The caller unsubscribed (tRPC's promise does as soon as it has its value). */
+  stopped: boolean;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -88,6 +90,17 @@ export class StreamLink<TRouter extends AnyTRPCRouter> {
     ({ op }) =>
       observable((observer) => this.start(op, observer));
 
+  /**
+   * Calls mutation `path` as a notification: a request without an `id`, which the server runs in
+   * order with the others and does not answer (a failure goes to its log). For input that must
+   * not wait on, or pay for, a reply per message. Throws if the connection is closed or `input`
+   * cannot be sent.
+   */
+  notify(path: string, input: unknown): void {
+    if (this.closedError) throw this.closedError;
+    this.stream.write(encodeFrame({ method: 'mutation', params: { path, input } }, this.maxFrameBytes));
+  }
+
   /** Fails what is pending, sends what is already written, then lets the stream go. */
   close(): void {
     this.shutdown('the client closed the connection');
@@ -115,13 +128,15 @@ export class StreamLink<TRouter extends AnyTRPCRouter> {
       observer.error(TRPCClientError.from(error instanceof Error ? error : new Error(String(error))));
       return () => undefined;
     }
-    this.pending.set(id, { type: op.type, observer });
+    const call: PendingCall<TRouter> = { type: op.type, observer, stopped: false };
+    this.pending.set(id, call);
     this.stream.write(frame);
 
     // Like tRPC's own links, an aborted call completes without a value (the promise rejects).
     const abort = (): void => observer.complete();
     op.signal?.addEventListener('abort', abort, { once: true });
     return () => {
+      call.stopped = true;
       op.signal?.removeEventListener('abort', abort);
       // Still pending here means the caller gave up first; a subscription must be told to stop.
       if (!this.pending.delete(id) || op.type !== 'subscription' || this.closedError) return;
@@ -156,7 +171,9 @@ export class StreamLink<TRouter extends AnyTRPCRouter> {
     const last = call.type !== 'subscription' || result.type === 'stopped';
     if (last) this.pending.delete(id);
     callUserCode(() => call.observer.next({ result }));
-    if (last) callUserCode(() => call.observer.complete());
+    // Nothing after an unsubscribe: tRPC's promise unsubscribes on the value, and a completion
+    // after it would only make it abort (a DOMException with a stack, per call) for nothing.
+    if (last && !call.stopped) callUserCode(() => call.observer.complete());
   }
 
   /** The server sent something no tRPC server would: nothing after it can be trusted. */

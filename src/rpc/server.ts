@@ -31,6 +31,12 @@ export interface StreamHandlerOptions<TRouter extends AnyTRPCRouter> {
 
 type WsConnectionListener = (socket: WsShim, request: IncomingMessage) => void;
 
+/** The adapter's `experimental_encoder` (the default is JSON in text frames, which this still is). */
+interface MessageEncoder {
+  encode(message: unknown): string;
+  decode(data: string): unknown;
+}
+
 /**
  * `getWSConnectionHandler` is typed for a `ws` WebSocket server, but at run time it uses only the
  * members WsShim provides, never the server (`wss`), and of the upgrade request only `url` and
@@ -38,10 +44,10 @@ type WsConnectionListener = (socket: WsShim, request: IncomingMessage) => void;
  * bridged.
  */
 function wsConnectionListener<TRouter extends AnyTRPCRouter>(
-  options: WSConnectionHandlerOptions<TRouter>,
+  options: WSConnectionHandlerOptions<TRouter> & { experimental_encoder: MessageEncoder },
 ): WsConnectionListener {
   const typedForWs = getWSConnectionHandler as unknown as (
-    options: WSConnectionHandlerOptions<TRouter>,
+    options: WSConnectionHandlerOptions<TRouter> & { experimental_encoder: MessageEncoder },
   ) => WsConnectionListener;
   return typedForWs(options);
 }
@@ -100,6 +106,10 @@ export function createStreamHandler<TRouter extends AnyTRPCRouter>(
       router: options.router,
       createContext: () => options.createContext(connection),
       onError: options.onError,
+      experimental_encoder: {
+        encode: (message) => JSON.stringify(message),
+        decode: (data) => socket.decode(data),
+      },
     })(socket, NO_UPGRADE_REQUEST);
 
     const decoder = new LineDecoder({

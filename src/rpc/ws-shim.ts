@@ -7,12 +7,39 @@ import { FrameTooLargeError, frameJson } from './framing';
 const OPEN = 1;
 const CLOSED = 3;
 
+/** How a reply to a notification starts: the ids the shim gives notifications are negative. */
+const SILENT_PREFIX = '{"id":-';
+
+/**
+ * A JSON-RPC 2.0 notification: a mutation sent without an `id` (absent, not null). Queries and
+ * subscriptions without one keep tRPC's answer ("`id` is required"): a query no one reads, or a
+ * stream no one can stop, is a mistake.
+ */
+function isNotification(message: unknown): message is { id?: number; method: 'mutation' } {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    !Array.isArray(message) &&
+    !('id' in message) &&
+    (message as { method?: unknown }).method === 'mutation'
+  );
+}
+
 /**
  * The part of a `ws` WebSocket that `getWSConnectionHandler` touches (read in
  * @trpc/server/dist/adapters/ws: `readyState`, `send`, `close`, and the 'message', 'error' and
  * 'close' events), over one newline-framed stream. Each decoded frame is one WebSocket message.
  */
 export class WsShim extends EventEmitter {
+  /** The message of the frame being delivered, parsed once here for the adapter's decoder to take. */
+  private parsed: { message: unknown } | undefined;
+  /**
+   * Ids the server gave notifications (requests the client sent without one): their replies are
+   * dropped, as JSON-RPC 2.0 says a notification gets none.
+   */
+  private readonly silent = new Set<number>();
+  private lastSilentId = 0;
+
   constructor(
     private readonly connection: StreamConnection,
     private readonly maxFrameBytes: number,
@@ -28,7 +55,36 @@ export class WsShim extends EventEmitter {
 
   /** A text frame from the peer, as `ws` would deliver it. */
   deliver(frame: Buffer): void {
-    this.emit('message', frame, false);
+    let message: unknown;
+    try {
+      message = JSON.parse(frame.toString('utf8'));
+    } catch {
+      // Not JSON: the adapter parses it again and answers with its PARSE_ERROR.
+      this.emit('message', frame, false);
+      return;
+    }
+    if (isNotification(message)) {
+      // Run like any request, in order with the others; only the reply is suppressed.
+      const id = --this.lastSilentId;
+      this.silent.add(id);
+      message.id = id;
+    }
+    this.parsed = { message };
+    try {
+      this.emit('message', frame, false);
+    } finally {
+      this.parsed = undefined;
+    }
+  }
+
+  /**
+   * The adapter's decoder: the message `deliver` parsed (the adapter decodes synchronously while
+   * it handles the 'message' event), so a frame is parsed once, not twice.
+   */
+  decode(data: string): unknown {
+    const parsed = this.parsed;
+    this.parsed = undefined;
+    return parsed !== undefined ? parsed.message : JSON.parse(data);
   }
 
   /**
@@ -36,6 +92,7 @@ export class WsShim extends EventEmitter {
    * into an error reply to the same request id, so the caller learns why instead of waiting.
    */
   send(json: string): void {
+    if (this.silent.size > 0 && this.isSilentReply(json)) return;
     let frame: Buffer;
     try {
       frame = frameJson(json, this.maxFrameBytes);
@@ -47,6 +104,16 @@ export class WsShim extends EventEmitter {
       });
     }
     this.connection.send(frame);
+  }
+
+  /**
+   * Whether `json` answers a notification. The adapter writes `id` first, so only a reply that
+   * starts with a negative id is looked at further; each notification gets exactly one reply.
+   */
+  private isSilentReply(json: string): boolean {
+    if (!json.startsWith(SILENT_PREFIX)) return false;
+    const id = Number(json.slice('{"id":'.length, json.indexOf(',')));
+    return this.silent.delete(id);
   }
 
   /** The adapter closes after a failed createContext, having already sent the error. */

@@ -147,6 +147,12 @@ e.g. \`id: expected a number, got a string\` or \`id: missing, expected a number
 empty\`; a path that names no procedure gets \`NOT_FOUND\` and \`no query procedure "foo"\`. Error
 messages say what to do; they never carry stack traces, server paths or the validator's JSON.
 
+The one exception: a mutation sent without an \`id\` is a notification (JSON-RPC 2.0). The server
+runs it in order with the other requests and sends no reply, not even an error (that goes to the
+server log). \`attach.input\` is meant to be sent so: a keystroke then costs one line each way,
+itself and its echo's frame. A client that sends notifications should not give its requests
+negative ids (the server numbers notifications so).
+
 From a shell:
 
 \`\`\`sh

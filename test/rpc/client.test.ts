@@ -39,6 +39,20 @@ describe('the stream client', () => {
     await expect(client.add.mutate({ a: 2, b: 40 })).resolves.toEqual({ sum: 42 });
   });
 
+  it('sends notifications that the server runs in order with calls, and that resolve nothing', async () => {
+    const { client, notify } = await newClient();
+    notify('remember', { note: 'a' });
+    notify('remember', { note: 'b' });
+    await expect(client.remember.mutate({ note: 'c' })).resolves.toBe(3);
+    expect(server.seen.remembered).toEqual(['a', 'b', 'c']);
+  });
+
+  it('refuses a notification once the connection is closed', async () => {
+    const stream = await newClient();
+    stream.close();
+    expect(() => stream.notify('remember', { note: 'late' })).toThrow(/closed/);
+  });
+
   it('answers 250 concurrent calls from each of 4 clients, each with its own result', async () => {
     const all = await Promise.all([newClient(), newClient(), newClient(), newClient()]);
     const results = await Promise.all(

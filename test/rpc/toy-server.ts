@@ -18,6 +18,8 @@ export class Observations {
   /** Subscriptions whose generator has run its `finally`. */
   finishedSubscriptions = 0;
   readonly errors: string[] = [];
+  /** What `remember` was called with, in order. */
+  readonly remembered: string[] = [];
 }
 
 const t = initTRPC
@@ -29,6 +31,11 @@ export const toyRouter = t.router({
   add: t.procedure
     .input(z.object({ a: z.number(), b: z.number() }))
     .mutation(({ input }) => ({ sum: input.a + input.b })),
+  /** A side effect a test can see, for calls whose reply it does not get (notifications). */
+  remember: t.procedure.input(z.object({ note: z.string() })).mutation(({ ctx, input }) => {
+    ctx.seen.remembered.push(input.note);
+    return ctx.seen.remembered.length;
+  }),
   connectionId: t.procedure.query(({ ctx }) => ctx.conn.id),
   /** A reply of about `bytes` bytes of JSON. */
   blob: t.procedure

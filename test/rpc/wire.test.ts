@@ -86,4 +86,37 @@ describe('the wire format, spoken by hand', () => {
       expect(client.received[before]).toEqual({ id: split % 10, result: { type: 'data', data: 'splît ✓' } });
     }
   });
+
+  it('runs a mutation sent without an id (a notification) in order with the calls, and answers nothing', async () => {
+    const notify = (note: string): string =>
+      JSON.stringify({ method: 'mutation', params: { path: 'remember', input: { note } } }) + '\n';
+    await client.write(notify('first') + notify('second'));
+    expect(await client.call(30, 'mutation', 'remember', { note: 'third' })).toEqual({
+      id: 30,
+      result: { type: 'data', data: 3 },
+    });
+    expect(server.seen.remembered).toEqual(['first', 'second', 'third']);
+    expect(client.received).toHaveLength(1);
+  });
+
+  it('answers nothing to a notification that fails, and reports it to the server', async () => {
+    await client.write(
+      JSON.stringify({ method: 'mutation', params: { path: 'remember', input: { note: 7 } } }) + '\n',
+    );
+    await until(() => server.seen.errors.length === 1, 10_000, 'the failure to be reported');
+    expect(await client.call(31, 'query', 'echo', { text: 'still here' })).toEqual({
+      id: 31,
+      result: { type: 'data', data: 'still here' },
+    });
+    expect(client.received).toHaveLength(1);
+    expect(server.seen.remembered).toEqual([]);
+  });
+
+  it('keeps tRPC’s error for a query without an id: a query no one reads the answer of is a mistake', async () => {
+    await client.write(
+      JSON.stringify({ method: 'query', params: { path: 'echo', input: { text: 'x' } } }) + '\n',
+    );
+    const reply = await client.next('the error', (message) => message.error !== undefined);
+    expect(reply.error?.message).toMatch(/id/);
+  });
 });

@@ -24,6 +24,7 @@ class Mirror {
   styles = new Map<string, string>();
   error: Error | undefined;
   ended = false;
+  end: AttachFrame['end'];
 
   apply(f: AttachFrame): void {
     this.frames.push(f);
@@ -38,7 +39,10 @@ class Mirror {
       this.rows.set(pane, rows);
       for (const [y, row] of Object.entries(u.lines ?? {})) rows.set(Number(y), row);
     }
-    if (f.end !== undefined) this.ended = true;
+    if (f.end !== undefined) {
+      this.ended = true;
+      this.end = f.end;
+    }
   }
 
   /** Whether a row of the pane reads exactly `line` (not a typed command that contains it). */
@@ -103,6 +107,37 @@ describe('attach protocol', () => {
     // Later frames carry only rows that changed, not the whole screen.
     const last = m.frames[m.frames.length - 1]!;
     expect(Object.keys(last.panes?.[String(pane)]?.lines ?? {}).length).toBeLessThan(24);
+    stop();
+  });
+
+  test('keys sent as notifications reach the pane in order, unanswered, and the echo comes back', async () => {
+    const { m, stop } = attach(fux, { workspace: 'w-notify', cols: 80, rows: 24 });
+    await until(() => m.client !== '' && m.view?.panes.length === 1, 10_000, 'attached');
+    const pane = m.view!.panes[0]!.id;
+    // By hand, as a script would: a mutation without an id.
+    const raw = net.createConnection(home.socket);
+    await new Promise((r) => raw.once('connect', r));
+    let replies = '';
+    raw.on('data', (chunk: Buffer) => (replies += chunk.toString('utf8')));
+    const notify = (input: object): boolean =>
+      raw.write(JSON.stringify({ method: 'mutation', params: { path: 'attach.input', input } }) + '\n');
+    for (const data of ['echo no', 'tify-', '$((6*7))\r']) notify({ client: m.client, data });
+    await until(() => m.hasLine(pane, 'notify-42'), 10_000, 'the echo of the notified keys');
+    // A bad notification is not answered either, and the connection goes on.
+    notify({ client: m.client, data: 7 });
+    notify({ client: m.client, data: 'echo after-$((2+3))\r' });
+    await until(() => m.hasLine(pane, 'after-5'), 10_000, 'keys after a bad notification');
+    expect(replies).toBe('');
+    raw.destroy();
+    stop();
+  });
+
+  test('a session whose workspace closes ends with the reason workspace-closed', async () => {
+    const { m, stop } = attach(fux, { workspace: 'w-end', cols: 80, rows: 24 });
+    await until(() => m.client !== '' && m.view?.panes.length === 1, 10_000, 'attached');
+    await fux.kill.mutate({ workspace: 'w-end', id: m.view!.panes[0]!.id });
+    await until(() => m.ended, 10_000, 'the end frame');
+    expect(m.end).toEqual({ reason: 'workspace-closed', message: 'workspace w-end closed' });
     stop();
   });
 

@@ -19,6 +19,7 @@ import { encodeFocus, encodeMouse, encodePaste, osc52 } from './input/encode';
 import { CopyMode, type CopyResult } from './copy/copy-mode';
 import { expandRow } from './runs';
 import type { Compositor } from './render/compositor';
+import type { Panel } from './overlays';
 
 /** Input for whatever the server has focused (the popup, else the focused pane) when it arrives. */
 export const FOCUSED = 'focused';
@@ -36,6 +37,8 @@ export interface ControllerDeps {
   /** Ask for a repaint (the caller paces them). */
   redraw(): void;
   modesOf(pane: number): PaneModes | undefined;
+  /** Show a panel (help, the picker) over the panes, or none; the overlays' owner decides what shows. */
+  showPanel(panel: Panel | undefined): void;
 }
 
 type Overlay = { kind: 'help' } | { kind: 'picker'; items: string[]; selected: number };
@@ -149,21 +152,15 @@ export class Controller {
   private showOverlay(): void {
     const o = this.overlay;
     if (!o) {
-      this.deps.compositor.setOverlay(undefined);
+      this.deps.showPanel(undefined);
     } else if (o.kind === 'help') {
-      this.deps.compositor.setOverlay({
+      this.deps.showPanel({
         kind: 'help',
         lines: helpLines(this.view?.keys.bindings ?? {}, this.view?.keys.prefix ?? 'C-a'),
       });
     } else {
-      this.deps.compositor.setOverlay({
-        kind: 'picker',
-        title: 'workspaces',
-        items: o.items,
-        selected: o.selected,
-      });
+      this.deps.showPanel({ kind: 'picker', title: 'workspaces', items: o.items, selected: o.selected });
     }
-    this.deps.redraw();
   }
 
   private overlayInput(token: Token): void {

@@ -44,7 +44,7 @@ export class Predictor {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** A measured round trip (input sent → its reply); smoothed as TCP does. */
+  /** A measured round trip (keys sent → the frame that redrew their pane); smoothed as TCP does. */
   roundTrip(ms: number): void {
     this.srtt = this.srtt === undefined ? ms : this.srtt * 0.875 + ms * 0.125;
     if (!this.slow && this.srtt > SLOW_RTT_MS) this.slow = true;

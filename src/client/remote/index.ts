@@ -10,4 +10,4 @@ export {
 export { localIdentity } from './identity';
 export { remoteSettings } from './settings';
 export { allowedLines, endpointIds } from './control';
-export { remoteAttachOpener } from './attach-transport';
+export { remoteAttachTransport } from './attach-transport';

@@ -101,7 +101,11 @@ export class AttachHub {
   /** The frame that brings `session` up to date, or undefined; an `end` frame when its workspace is gone. */
   frame(session: AttachSession): AttachFrame | undefined {
     const ws = this.deps.workspaces.find(session.workspace);
-    if (!ws) return { seq: -1, end: `workspace ${session.workspace} closed` };
+    if (!ws)
+      return {
+        seq: -1,
+        end: { reason: 'workspace-closed', message: `workspace ${session.workspace} closed` },
+      };
     const popupRect = ws.popupRect();
     const popup =
       ws.popup && popupRect

@@ -51,7 +51,7 @@ async function* frames(
       last = performance.now();
       yield frame;
       if (frame.end !== undefined) {
-        reason = frame.end;
+        reason = frame.end.message;
         return;
       }
     }
@@ -100,16 +100,17 @@ export const attachRouter = t.router({
       ctx.attach.resize(input.client, input.cols, input.rows);
       return { ok: true as const };
     }),
+  // The typing path: the attach client sends this as a notification (no id, no reply), so a key
+  // costs one frame each way (its echo) and no reply, nor an output schema, is on the way.
   input: proc
     .meta({
       verb: 'attach',
-      description: 'keys, paste and mouse reports for the focused pane or the popup',
+      description:
+        'keys, paste and mouse reports for the focused pane or the popup; returns nothing, and is best sent as a notification (no `id`): it is then run in order with the calls and not answered',
     })
     .input(attachInputs.input)
-    .output(ok)
-    .mutation(({ ctx, input }) => {
+    .mutation(({ ctx, input }): void => {
       ctx.attach.input(input.client, input.pane, input.data, input.binary ?? false);
-      return { ok: true as const };
     }),
   action: proc
     .meta({

@@ -54,8 +54,8 @@ export class WrapperError extends Error {
 /** Signals zor passes on to the child rather than dying of them (the pty shields the child from them). */
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGQUIT'];
 
-function signalName(signal: number | undefined): NodeJS.Signals | undefined {
-  if (signal === undefined || signal === 0) return undefined;
+function signalName(signal: number | null): NodeJS.Signals | undefined {
+  if (signal === null || signal === 0) return undefined;
   const names = Object.entries(constants.signals) as [NodeJS.Signals, number][];
   return names.find(([, number]) => number === signal)?.[0];
 }
@@ -198,7 +198,9 @@ export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
 
   const exit = await child.exited;
   const signal = signalName(exit.signal);
-  await output.finish({ code: signal === undefined ? exit.exitCode : null, signal });
+  // A signal without a name here still ends zor the way a shell reports it: 128 + its number.
+  const code = exit.code ?? 128 + (exit.signal ?? 0);
+  await output.finish({ code: signal === undefined ? code : null, signal });
   signals.removeAll();
   stdin.off('data', forwardInput);
   stdin.off('end', endOfInput);
@@ -208,5 +210,5 @@ export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
     await sink.close();
     if (sink.dropped > 0) debug?.(`${sink.dropped} event lines dropped (the reader was behind)`);
   }
-  return { code: exit.exitCode, signal };
+  return { code, signal };
 }

@@ -152,8 +152,8 @@ describe('AttachState', () => {
 
   test('the end of the session is recorded', () => {
     const state = new AttachState();
-    state.apply({ seq: 9, end: 'workspace closed' });
-    expect(state.ended).toBe('workspace closed');
+    state.apply({ seq: 9, end: { reason: 'workspace-closed', message: 'workspace main closed' } });
+    expect(state.ended).toEqual({ reason: 'workspace-closed', message: 'workspace main closed' });
   });
 
   test('frames mark the rows they change; a cursor or modes update marks none; a new or resized pane is all dirty', () => {

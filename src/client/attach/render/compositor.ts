@@ -48,6 +48,8 @@ export interface CompositorOptions {
   cols: number;
   rows: number;
   hooks?: RenderHooks;
+  /** The session's mirror, which its owner applies frames to; default: one of the compositor's own. */
+  state?: AttachState;
 }
 
 /**
@@ -59,13 +61,14 @@ const SYNC_START = '\x1b[?2026h';
 const SYNC_END = '\x1b[?2026l';
 
 /**
- * The attach client's screen: it keeps the session's mirror (AttachState), composites the view
+ * The attach client's screen: it draws the session's mirror (AttachState), composites the view
  * (tab bar on row 0, the pane area on rows 1..rows-2, the status line on the last row; popups
- * and overlays above) and writes only what changed to the terminal. The orchestrator feeds it
- * frames and decides when to render; the compositor never reads input.
+ * and overlays above) and writes only what changed to the terminal. The orchestrator applies
+ * frames to the mirror, tells the compositor (`mirrored`) and decides when to render; the
+ * compositor never reads input.
  */
 export class Compositor {
-  readonly state = new AttachState();
+  readonly state: AttachState;
   private readonly screen: FuxScreen;
   private readonly widgets: Widgets;
   private readonly modes = new OuterModes();
@@ -102,6 +105,7 @@ export class Compositor {
     this.cols = Math.max(1, options.cols);
     this.rows = Math.max(1, options.rows);
     this.hooks = options.hooks ?? {};
+    this.state = options.state ?? new AttachState();
     this.screen = new FuxScreen(options.output, this.cols, this.rows);
     this.screen.onRowDiffed = this.hooks.rowDiffed?.bind(this.hooks);
     this.widgets = new Widgets(this.screen);
@@ -116,8 +120,14 @@ export class Compositor {
     return this.screen.sink.bytesWritten;
   }
 
+  /** Apply a frame to the mirror and take note of it (for a compositor that owns its mirror). */
   apply(frame: AttachFrame): void {
     this.state.apply(frame);
+    this.mirrored(frame);
+  }
+
+  /** The mirror has just applied `frame`: note what it changed for the next render. */
+  mirrored(frame: AttachFrame): void {
     // New ids only need the cache dropped (an id looked up before it was defined); an id that
     // now means something else needs every cell repainted.
     if (frame.reset || frame.styles) this.attrs = [];

@@ -1,5 +1,6 @@
 import {
   DEFAULT_MODES,
+  type AttachEnd,
   type AttachFrame,
   type AttachView,
   type PaneCursor,
@@ -41,7 +42,7 @@ export class AttachState {
   client: string | undefined;
   seq = -1;
   /** Why the session ended, once the server said so. */
-  ended: string | undefined;
+  ended: AttachEnd | undefined;
   /**
    * Pane rows that frames changed since the compositor last painted them (it clears this);
    * a cursor or modes update changes no row.
