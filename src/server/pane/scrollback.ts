@@ -125,7 +125,7 @@ export class Scrollback {
   /** Hand `bytes` to xterm; `parsed` is called once all of them are parsed. */
   write(bytes: Uint8Array, parsed: () => void): void {
     if (this.mode === 'off') {
-      this.terminal.write(bytes, parsed);
+      this.parseNow(bytes, parsed);
       return;
     }
     // Once flooding, nothing needs a look between pieces; fewer bytes than PIECE_ROWS cannot scroll more.
@@ -187,11 +187,22 @@ export class Scrollback {
 
   private writePiece(piece: Uint8Array, parsed?: () => void): void {
     this.piecesInFlight++;
-    this.terminal.write(piece, () => {
+    this.parseNow(piece, () => {
       this.piecesInFlight--;
       this.pieceParsed(piece.byteLength);
       parsed?.();
     });
+  }
+
+  /**
+   * Write to xterm so that it parses at once, when nothing else is waiting in its write buffer.
+   * A write to an empty buffer otherwise waits for a setTimeout (≥ 1 ms, and more under load),
+   * which a flood paid once per batch; xterm skips that timer for the first write after user
+   * input, and an empty input is the public way to say so (it sends nothing to the program).
+   */
+  private parseNow(bytes: Uint8Array, parsed: () => void): void {
+    this.terminal.input('', true);
+    this.terminal.write(bytes, parsed);
   }
 
   private pieceParsed(bytes: number): void {
