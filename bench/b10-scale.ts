@@ -8,6 +8,7 @@ import {
   tmuxEchoTarget,
   type EchoTarget,
 } from './lib/echo';
+import { cpuMs } from './lib/cpu-time';
 import { FuxEventStream } from './lib/fux-events';
 import { FuxServer } from './lib/fux-server';
 import { settledResident } from './lib/memory';
@@ -39,10 +40,13 @@ interface Level {
   rss: number;
   /** Echo latencies in the extra pane while the panes flooded, in ms. */
   echo: number[];
+  /** CPU time the server used over the flood, in ms. */
+  cpu: number;
 }
 
 interface Side {
   name: 'fux' | 'tmux';
+  pid: number;
   /** Open `panes` panes waiting to flood; returns a function that starts them and resolves when all are done. */
   prepare(panes: number, run: number): Promise<() => Promise<number>>;
   echo: EchoTarget;
@@ -58,6 +62,7 @@ async function fuxSide(bytes: number): Promise<Side> {
   const echo = await fuxEchoTarget(conn, events, 1, server.home);
   return {
     name: 'fux',
+    pid: server.pid,
     echo,
     async prepare(panes, run) {
       const ids: number[] = [];
@@ -103,6 +108,7 @@ async function tmuxSide(bytes: number): Promise<Side> {
   const { target: echo, control: echoControl } = await tmuxEchoTarget(tmux, 1);
   return {
     name: 'tmux',
+    pid: tmux.pid,
     echo,
     async prepare(panes, run) {
       const ids: string[] = [];
@@ -159,10 +165,12 @@ async function echoUntil(target: EchoTarget, done: Promise<unknown>): Promise<nu
 async function measureLevel(side: Side, panes: number, run: number): Promise<Level> {
   const start = await side.prepare(panes, run);
   await side.echo.keystroke(0); // warm-up, not counted
+  const cpuBefore = cpuMs(side.pid);
   const flood = start();
   const echo = await echoUntil(side.echo, flood);
   const ms = await flood;
-  return { ms, rss: await side.rss(), echo };
+  const cpu = cpuMs(side.pid) - cpuBefore;
+  return { ms, rss: await side.rss(), echo, cpu };
 }
 
 async function run(options: BenchOptions): Promise<Section> {
@@ -180,7 +188,7 @@ async function run(options: BenchOptions): Promise<Section> {
           const key = `${side.name} ${panes}`;
           results.set(key, [...(results.get(key) ?? []), level]);
           options.log(
-            `B10 ${panes} panes, run ${r + 1}/${runs}, ${side.name}: ${formatMs(level.ms)}, RSS ${formatMiB(level.rss)}, echo p99 ${formatMs(percentile(level.echo, 99))} (${level.echo.length} keys)`,
+            `B10 ${panes} panes, run ${r + 1}/${runs}, ${side.name}: ${formatMs(level.ms)}, CPU ${formatMs(level.cpu)}, RSS ${formatMiB(level.rss)}, echo p99 ${formatMs(percentile(level.echo, 99))} (${level.echo.length} keys)`,
           );
         }
       }
@@ -194,11 +202,13 @@ async function run(options: BenchOptions): Promise<Section> {
   const rss = (name: string, panes: number): number => Math.max(...of(name, panes).map((l) => l.rss));
   const echo = (name: string, panes: number): number[] => of(name, panes).flatMap((l) => l.echo);
   const ratio = (panes: number): number => time('fux', panes) / time('tmux', panes);
+  const cpu = (name: string, panes: number): number => median(of(name, panes).map((l) => l.cpu));
   const rows = levels.map((panes) => [
     String(panes),
     formatMs(time('fux', panes)),
     formatMs(time('tmux', panes)),
     formatRatio(ratio(panes)),
+    formatRatio(cpu('fux', panes) / cpu('tmux', panes)),
     formatMiB(rss('fux', panes)),
     formatMiB(rss('tmux', panes)),
     formatRatio(rss('fux', panes) / rss('tmux', panes)),
@@ -215,7 +225,7 @@ async function run(options: BenchOptions): Promise<Section> {
     title: 'scale',
     method: [
       `${levels.join(', ')} panes of ${COLS}×${ROWS} (10 000 lines of history on both sides), each running \`yes\` of a 99-character line cut at ${mib} MiB (\`head -c\`), then an OSC 2 title marker; timed from sending Enter to every pane (they wait for it) until every marker has been seen`,
-      `fux: \`pane.title\` events; tmux: one \`list-panes\` every ${TITLE_POLL_MS} ms on a control client in another session`,
+      `CPU: the server process's user + system time over the flood (/proc), medians; fux: \`pane.title\` events; tmux: one \`list-panes\` every ${TITLE_POLL_MS} ms on a control client in another session`,
       `RSS: the server's resident set once the flood is parsed (settled); echo: B2's keystroke in one more \`cat\` pane (${ECHO_COLS}×${ECHO_ROWS}, its own workspace or session), one every ${PANE_GAP_MS} ms while the panes flood (count in brackets)`,
       `fresh servers for each level; ${runs} run(s) per level and side, fux and tmux alternating; times are medians, RSS the largest`,
     ],

@@ -2,6 +2,7 @@ import {
   MAX_WRITE_BYTES,
   MAX_WRITE_LINES,
   OutputPump,
+  SCAN_BYTES,
   type ParserSink,
   type TurnScheduler,
 } from '../../src/server/pane/output-pump';
@@ -132,7 +133,7 @@ describe('the output pump', () => {
     expect(source.log).toEqual([]); // never more than 10 pending at once
   });
 
-  test('cuts a write after MAX_WRITE_LINES line feeds and writes the rest next', () => {
+  test('cuts a write of more than SCAN_BYTES after MAX_WRITE_LINES line feeds and writes the rest next', () => {
     const parser = new HeldParser();
     const turns = new Turns();
     const pump = new OutputPump(
@@ -142,7 +143,7 @@ describe('the output pump', () => {
       () => {},
       turns.schedule,
     );
-    const yes = Buffer.from('y\r\n'.repeat(MAX_WRITE_LINES * 2 + 5));
+    const yes = Buffer.from('y\r\n'.repeat(MAX_WRITE_LINES * 3 + 5));
     pump.push(new Uint8Array(1));
     pump.push(yes.subarray(0, 10_000));
     pump.push(yes.subarray(10_000));
@@ -151,7 +152,9 @@ describe('the output pump', () => {
       turns.step();
     }
     const lineFeeds = parser.writes.map((w) => Buffer.from(w).toString('latin1').split('\n').length - 1);
-    expect(lineFeeds).toEqual([0, MAX_WRITE_LINES, MAX_WRITE_LINES, 5]);
+    // The last 4101 lines (12 KiB) are within SCAN_BYTES: written whole, uncounted.
+    expect(lineFeeds).toEqual([0, MAX_WRITE_LINES, MAX_WRITE_LINES, MAX_WRITE_LINES + 5]);
+    expect(parser.writes[3]!.byteLength).toBeLessThanOrEqual(SCAN_BYTES);
     expect(Buffer.concat(parser.writes.slice(1))).toEqual(yes);
     expect(pump.idle).toBe(true);
   });

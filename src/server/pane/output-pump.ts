@@ -28,6 +28,8 @@ export const MAX_WRITE_BYTES = 64 * 1024;
  * pane waiting behind them at worst that long, while `seq` still gets 32 KiB writes.
  */
 export const MAX_WRITE_LINES = 4096;
+/** Batches up to this size are written whole, without counting their line feeds. */
+export const SCAN_BYTES = 16 * 1024;
 const LINE_FEED = 0x0a;
 
 /**
@@ -103,8 +105,9 @@ export class OutputPump {
     }
     const chunks = this.queue.splice(0, count);
     const batch = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-    // Fewer bytes than the line bound cannot hold that many line feeds: most batches skip the scan.
-    const cut = size > MAX_WRITE_LINES ? afterLineFeed(batch, MAX_WRITE_LINES) : size;
+    // Most batches are one pty read of a few KiB and skip the scan: below SCAN_BYTES a write parses
+    // in a few ms whatever it holds.
+    const cut = size > SCAN_BYTES ? afterLineFeed(batch, MAX_WRITE_LINES) : size;
     if (cut < size) this.queue.unshift(batch.subarray(cut));
     this.queuedBytes -= cut;
     return cut < size ? batch.subarray(0, cut) : batch;
@@ -133,10 +136,10 @@ export class OutputPump {
 
 /** The offset just past the `count`th line feed of `bytes`, or its length if it has fewer. */
 function afterLineFeed(bytes: Uint8Array, count: number): number {
-  let at = -1;
-  for (let seen = 0; seen < count; seen++) {
-    at = bytes.indexOf(LINE_FEED, at + 1);
-    if (at < 0) return bytes.byteLength;
+  const length = bytes.byteLength; // read once: the getter is slow to call per byte
+  let seen = 0;
+  for (let i = 0; i < length; i++) {
+    if (bytes[i] === LINE_FEED && ++seen === count) return i + 1;
   }
-  return at + 1;
+  return length;
 }

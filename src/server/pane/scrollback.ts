@@ -28,6 +28,14 @@ const QUIET_CHECK_MS = 100;
 /** Output below this much per check counts as paused (160 KB/s: some hundred long lines a second). */
 const QUIET_BYTES = 16 * 1024;
 /**
+ * Checks in a row that must find the output paused before a flooded pane is compacted. A flood
+ * whose producer is merely descheduled for a moment (a loaded machine) must not be compacted:
+ * compacting archives xterm's rows and trims its buffer, and when the flood goes on xterm grows
+ * back to the pane's limit one freshly allocated row per line feed, which measured as much again
+ * as the parse of a `seq` flood (B1) when it happened a few times a second.
+ */
+const QUIET_CHECKS = 3;
+/**
  * Archiving may take three quarters of the time that passes (parsing output or idle), saved up
  * to a burst that covers a command's worth of output at once. Measured per 200-cell row: ~2 µs
  * to archive, against ~1 µs to parse a `seq` line and ~10 µs a 190-character one: a flood of
@@ -88,6 +96,7 @@ export class Scrollback {
   private quietCheck: ReturnType<typeof setTimeout> | undefined;
   private restStep: ReturnType<typeof setImmediate> | undefined;
   private bytesSinceCheck = 0;
+  private quietChecks = 0;
   private disposed = false;
 
   /** The scrollback xterm is created with for a pane that keeps `limit` rows of history. */
@@ -288,10 +297,14 @@ export class Scrollback {
     if (this.mode !== 'flood' || this.quietCheck !== undefined || this.restStep !== undefined) return;
     this.quietCheck = setTimeout(() => {
       this.quietCheck = undefined;
-      const flowing = this.bytesSinceCheck >= QUIET_BYTES;
+      this.quietChecks = this.bytesSinceCheck >= QUIET_BYTES ? 0 : this.quietChecks + 1;
       this.bytesSinceCheck = 0;
-      if (flowing) this.checkForQuiet();
-      else this.compactAtRest();
+      if (this.quietChecks < QUIET_CHECKS) {
+        this.checkForQuiet();
+        return;
+      }
+      this.quietChecks = 0;
+      this.compactAtRest();
     }, QUIET_CHECK_MS);
   }
 
