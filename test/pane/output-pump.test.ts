@@ -45,17 +45,31 @@ class Turns {
   }
 }
 
+/** A pump over a held parser whose turns the test steps, with a source that records pause and resume. */
+function heldPump(marks: { high: number; low: number }): {
+  parser: HeldParser;
+  turns: Turns;
+  source: ReturnType<typeof recordingSource>;
+  pump: OutputPump;
+} {
+  const parser = new HeldParser();
+  const turns = new Turns();
+  const source = recordingSource();
+  const pump = new OutputPump(parser.sink, source, marks, () => {}, turns.schedule);
+  return { parser, turns, source, pump };
+}
+
+/** Finish every write, stepping a turn after each so that the next batch goes out. */
+function drain(parser: HeldParser, turns: Turns): void {
+  while (parser.inFlight > 0) {
+    parser.finishOne();
+    turns.step();
+  }
+}
+
 describe('the output pump', () => {
   test('writes the first chunk at once and batches what arrives while it is parsed', () => {
-    const parser = new HeldParser();
-    const turns = new Turns();
-    const pump = new OutputPump(
-      parser.sink,
-      recordingSource(),
-      { high: 1e6, low: 1e5 },
-      () => {},
-      turns.schedule,
-    );
+    const { parser, turns, pump } = heldPump({ high: 1e6, low: 1e5 });
     pump.push(bytes(10, 0x31));
     pump.push(bytes(20, 0x32));
     pump.push(bytes(30, 0x33));
@@ -72,32 +86,18 @@ describe('the output pump', () => {
   });
 
   test('keeps each write within 64 KiB unless a single chunk is larger', () => {
-    const parser = new HeldParser();
-    const turns = new Turns();
-    const pump = new OutputPump(
-      parser.sink,
-      recordingSource(),
-      { high: 1e9, low: 1e8 },
-      () => {},
-      turns.schedule,
-    );
+    const { parser, turns, pump } = heldPump({ high: 1e9, low: 1e8 });
     pump.push(bytes(1));
     for (let i = 0; i < 40; i++) pump.push(bytes(4096));
     pump.push(bytes(MAX_WRITE_BYTES * 2));
-    while (parser.inFlight > 0) {
-      parser.finishOne();
-      turns.step();
-    }
+    drain(parser, turns);
     const sizes = parser.writes.map((w) => w.byteLength);
     expect(sizes).toEqual([1, 16 * 4096, 16 * 4096, 8 * 4096, MAX_WRITE_BYTES * 2]);
     expect(sizes.reduce((a, b) => a + b)).toBe(1 + 40 * 4096 + MAX_WRITE_BYTES * 2);
   });
 
   test('pauses the source above the high mark and resumes it only below the low mark', () => {
-    const parser = new HeldParser();
-    const source = recordingSource();
-    const turns = new Turns();
-    const pump = new OutputPump(parser.sink, source, { high: 100, low: 40 }, () => {}, turns.schedule);
+    const { parser, turns, source, pump } = heldPump({ high: 100, low: 40 });
     pump.push(bytes(60));
     pump.push(bytes(40));
     expect(source.log).toEqual([]); // 100 pending is not above the mark
@@ -134,23 +134,12 @@ describe('the output pump', () => {
   });
 
   test('cuts a write of more than SCAN_BYTES after MAX_WRITE_LINES line feeds and writes the rest next', () => {
-    const parser = new HeldParser();
-    const turns = new Turns();
-    const pump = new OutputPump(
-      parser.sink,
-      recordingSource(),
-      { high: 1e9, low: 1e8 },
-      () => {},
-      turns.schedule,
-    );
+    const { parser, turns, pump } = heldPump({ high: 1e9, low: 1e8 });
     const yes = Buffer.from('y\r\n'.repeat(MAX_WRITE_LINES * 3 + 5));
     pump.push(new Uint8Array(1));
     pump.push(yes.subarray(0, 10_000));
     pump.push(yes.subarray(10_000));
-    while (parser.inFlight > 0) {
-      parser.finishOne();
-      turns.step();
-    }
+    drain(parser, turns);
     const lineFeeds = parser.writes.map((w) => Buffer.from(w).toString('latin1').split('\n').length - 1);
     // The last 4101 lines (12 KiB) are within SCAN_BYTES: written whole, uncounted.
     expect(lineFeeds).toEqual([0, MAX_WRITE_LINES, MAX_WRITE_LINES, MAX_WRITE_LINES + 5]);
@@ -160,15 +149,7 @@ describe('the output pump', () => {
   });
 
   test('a chunk arriving while a batch waits for its turn joins that batch', () => {
-    const parser = new HeldParser();
-    const turns = new Turns();
-    const pump = new OutputPump(
-      parser.sink,
-      recordingSource(),
-      { high: 1e6, low: 1e5 },
-      () => {},
-      turns.schedule,
-    );
+    const { parser, turns, pump } = heldPump({ high: 1e6, low: 1e5 });
     pump.push(bytes(1));
     pump.push(bytes(2));
     parser.finishOne();
@@ -180,9 +161,7 @@ describe('the output pump', () => {
   });
 
   test('raising the marks while paused resumes the source at once', () => {
-    const parser = new HeldParser();
-    const source = recordingSource();
-    const pump = new OutputPump(parser.sink, source, { high: 10, low: 5 }, () => {});
+    const { source, pump } = heldPump({ high: 10, low: 5 });
     pump.push(bytes(20));
     expect(source.log).toEqual(['pause']);
     pump.setMarks({ high: 1000, low: 500 });
