@@ -41,10 +41,13 @@ const TITLE = /^soak-(\d+)-(\d+)$/;
 
 /**
  * A shell loop: a line and a numbered title each second, then waits (bash's `read -t`, so the
- * wait forks nothing). The title numbers let the subscriber tell whether it missed one.
+ * wait forks nothing). The title numbers let the subscriber tell whether it missed one. It first
+ * prints 1 000 lines, which fills the rows xterm keeps (750 of history) so that its buffer
+ * recycles rows from the start: a pane whose history is still filling grows by design (2.4 KB a
+ * row at 200 columns), which would hide a leak or pass for one.
  */
 const shellScript =
-  'n=0; while :; do n=$((n+1)); printf "\\033]2;soak-%s-%d\\007line %d of pane %s\\n" "$1" $n $n "$1"; read -t 1 _; done';
+  'seq -f "warm-up line %g" 1 1000; n=0; while :; do n=$((n+1)); printf "\\033]2;soak-%s-%d\\007line %d of pane %s\\n" "$1" $n $n "$1"; read -t 1 _; done';
 /**
  * A fake agent: redraws a spinner line in place ten times a second, as agents' working lines
  * do, and numbers its title once a second.
