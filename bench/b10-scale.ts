@@ -240,6 +240,7 @@ async function run(options: BenchOptions): Promise<Section> {
           'fux',
           'tmux',
           'fux/tmux',
+          'CPU fux/tmux',
           'fux RSS',
           'tmux RSS',
           'RSS ratio',
