@@ -3,6 +3,7 @@ import type { Connection } from '../src/client';
 import { FuxEventStream } from './lib/fux-events';
 import { FuxServer } from './lib/fux-server';
 import type { Benchmark, BenchOptions, Section, Table } from './lib/report';
+import { cpuMs } from './lib/cpu-time';
 import { profileFuxServer } from './lib/server-profile';
 import { timeWrites } from './lib/xterm-cost';
 import { formatMs, formatRatio, median } from './lib/stats';
@@ -62,6 +63,16 @@ async function parseFloor(lines: number): Promise<Table> {
 interface Side {
   /** Time from sending Enter to seeing the marker title, in ms. */
   flood(marker: string): Promise<number>;
+}
+
+/**
+ * A side's flood timed, with the CPU time its server used meanwhile: on a loaded machine the
+ * wall time also counts the time the server or `seq` waited for a core, the CPU time does not.
+ */
+async function timed(side: Side, serverPid: number, marker: string): Promise<{ ms: number; cpu: number }> {
+  const before = cpuMs(serverPid);
+  const ms = await side.flood(marker);
+  return { ms, cpu: cpuMs(serverPid) - before };
 }
 
 async function fuxSide(conn: Connection, events: FuxEventStream, lines: number, cwd: string): Promise<Side> {
@@ -135,21 +146,30 @@ async function run(options: BenchOptions): Promise<Section> {
   const tmux = await TmuxServer.start({ historyLimit: HISTORY, cols: COLS, rows: ROWS });
   const fuxMs: number[] = [];
   const tmuxMs: number[] = [];
+  const fuxCpu: number[] = [];
+  const tmuxCpu: number[] = [];
   let profile: Table[] = [];
   try {
     const conn = await fux.connect();
     const events = await FuxEventStream.open(conn, ['pane.title', 'pane.closed'], WORKSPACE);
     const control = await tmux.control();
     const sides = [
-      { name: 'fux', side: await fuxSide(conn, events, lines, fux.home), into: fuxMs },
-      { name: 'tmux', side: await tmuxSide(tmux, control, lines), into: tmuxMs },
+      {
+        name: 'fux',
+        side: await fuxSide(conn, events, lines, fux.home),
+        pid: fux.pid,
+        into: fuxMs,
+        cpu: fuxCpu,
+      },
+      { name: 'tmux', side: await tmuxSide(tmux, control, lines), pid: tmux.pid, into: tmuxMs, cpu: tmuxCpu },
     ];
     for (let r = 0; r < runs; r++) {
       // Alternate who goes first, so a slow spell on the machine does not always hit the same one.
-      for (const { name, side, into } of r % 2 ? [...sides].reverse() : sides) {
-        const ms = await side.flood(`b1-${name}-${r}`);
+      for (const { name, side, pid, into, cpu } of r % 2 ? [...sides].reverse() : sides) {
+        const { ms, cpu: used } = await timed(side, pid, `b1-${name}-${r}`);
         into.push(ms);
-        options.log(`B1 run ${r + 1}/${runs} ${name}: ${formatMs(ms)}`);
+        cpu.push(used);
+        options.log(`B1 run ${r + 1}/${runs} ${name}: ${formatMs(ms)}, server CPU ${formatMs(used)}`);
       }
     }
     events.close();
@@ -170,6 +190,7 @@ async function run(options: BenchOptions): Promise<Section> {
       `\`seq 1 ${lines.toLocaleString('en-US')}\` (${(seqBytes(lines) / 1e6).toFixed(1)} MB) in a fresh ${COLS}×${ROWS} pane with ${HISTORY.toLocaleString('en-US')} lines of history, then an OSC 2 title marker; timed from sending Enter (the pane waits for it, so spawning is not timed) to seeing the marker`,
       'fux: the `pane.title` event on a typed-client subscription; tmux: `display-message -p "#{pane_title}"` polled every 5 ms on a control-mode client attached to another session (tmux 3.3a has no title hook)',
       `median of ${runs} runs each, fux and tmux alternating; no client attached to either pane`,
+      "server CPU time: the server process's user + system time over the same window (/proc), which a loaded machine inflates less than the wall time",
     ],
     tables: [
       {
@@ -183,6 +204,13 @@ async function run(options: BenchOptions): Promise<Section> {
             '≤ 1.00×',
           ],
           ['throughput (median)', mbps(median(fuxMs)), mbps(median(tmuxMs)), '', ''],
+          [
+            'server CPU time (median)',
+            formatMs(median(fuxCpu)),
+            formatMs(median(tmuxCpu)),
+            formatRatio(median(fuxCpu) / median(tmuxCpu)),
+            '',
+          ],
           ['every run', fuxMs.map(formatMs).join(', '), tmuxMs.map(formatMs).join(', '), '', ''],
         ],
       },

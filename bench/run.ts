@@ -13,6 +13,8 @@ import { memory } from './b5-memory';
 import { idleCost } from './b6-idle';
 import { detectLatency } from './b7-detect';
 import { attach } from './b8-attach';
+import { scale } from './b10-scale';
+import { soakBench } from './soak';
 import { remoteEcho } from './remote-echo';
 import { zorEval } from './zor-eval';
 import { zorWrapper } from './zor-wrapper';
@@ -29,15 +31,19 @@ const benchmarks: Benchmark[] = [
   idleCost,
   detectLatency,
   attach,
+  scale,
   remoteEcho,
   zorEval,
   zorWrapper,
 ];
+/** Run only when named: the soak takes ten minutes. */
+const onRequest: Benchmark[] = [soakBench];
+const known = [...benchmarks, ...onRequest];
 
-const usage = `usage: npm run bench -- [--quick] [--profile] [${benchmarks.map((b) => b.id.toLowerCase()).join(' ')}]
+const usage = `usage: npm run bench -- [--quick] [--profile] [${known.map((b) => b.id.toLowerCase()).join(' ')}]
   --quick    a smoke run: small inputs, few repetitions (figures only indicative)
   --profile  also CPU-profile the fux server during B1 and B3
-  names      run only these benchmarks (default: all)`;
+  names      run only these benchmarks (default: all but ${onRequest.map((b) => b.id.toLowerCase()).join(', ')})`;
 
 function parseArgs(argv: string[]): { quick: boolean; profile: boolean; selected: Benchmark[] } {
   let quick = false;
@@ -52,9 +58,9 @@ function parseArgs(argv: string[]): { quick: boolean; profile: boolean; selected
     } else if (arg.startsWith('-')) throw new Error(`unknown option ${arg}\n${usage}`);
     else names.push(arg.toUpperCase());
   }
-  const unknown = names.filter((n) => !benchmarks.some((b) => b.id === n));
+  const unknown = names.filter((n) => !known.some((b) => b.id === n));
   if (unknown.length) throw new Error(`no benchmark ${unknown.join(', ')}\n${usage}`);
-  const selected = names.length ? benchmarks.filter((b) => names.includes(b.id)) : benchmarks;
+  const selected = names.length ? known.filter((b) => names.includes(b.id)) : benchmarks;
   return { quick, profile, selected };
 }
 

@@ -1,4 +1,11 @@
-import { MAX_WRITE_BYTES, OutputPump, type ParserSink } from '../../src/server/pane/output-pump';
+import {
+  MAX_WRITE_BYTES,
+  MAX_WRITE_LINES,
+  OutputPump,
+  SCAN_BYTES,
+  type ParserSink,
+  type TurnScheduler,
+} from '../../src/server/pane/output-pump';
 
 /** A parser stand-in that holds each write until the test says it is parsed. */
 class HeldParser {
@@ -23,16 +30,55 @@ function recordingSource(): { log: string[]; pause(): void; resume(): void } {
 
 const bytes = (n: number, fill = 0x61): Uint8Array => new Uint8Array(n).fill(fill);
 
+/** Turns of the event loop, stepped by the test. */
+class Turns {
+  private tasks: Array<() => void> = [];
+  readonly schedule: TurnScheduler = (task) => void this.tasks.push(task);
+  get waiting(): number {
+    return this.tasks.length;
+  }
+  /** Run the tasks scheduled so far (not those they schedule). */
+  step(): void {
+    const tasks = this.tasks;
+    this.tasks = [];
+    for (const task of tasks) task();
+  }
+}
+
+/** A pump over a held parser whose turns the test steps, with a source that records pause and resume. */
+function heldPump(marks: { high: number; low: number }): {
+  parser: HeldParser;
+  turns: Turns;
+  source: ReturnType<typeof recordingSource>;
+  pump: OutputPump;
+} {
+  const parser = new HeldParser();
+  const turns = new Turns();
+  const source = recordingSource();
+  const pump = new OutputPump(parser.sink, source, marks, () => {}, turns.schedule);
+  return { parser, turns, source, pump };
+}
+
+/** Finish every write, stepping a turn after each so that the next batch goes out. */
+function drain(parser: HeldParser, turns: Turns): void {
+  while (parser.inFlight > 0) {
+    parser.finishOne();
+    turns.step();
+  }
+}
+
 describe('the output pump', () => {
   test('writes the first chunk at once and batches what arrives while it is parsed', () => {
-    const parser = new HeldParser();
-    const pump = new OutputPump(parser.sink, recordingSource(), { high: 1e6, low: 1e5 }, () => {});
+    const { parser, turns, pump } = heldPump({ high: 1e6, low: 1e5 });
     pump.push(bytes(10, 0x31));
     pump.push(bytes(20, 0x32));
     pump.push(bytes(30, 0x33));
     expect(parser.writes.map((w) => w.byteLength)).toEqual([10]);
     expect(pump.pending).toBe(60);
     parser.finishOne();
+    // The next batch waits one turn of the event loop, so other I/O is served between batches.
+    expect(parser.writes.map((w) => w.byteLength)).toEqual([10]);
+    turns.step();
     expect(parser.writes.map((w) => w.byteLength)).toEqual([10, 50]);
     expect(Buffer.from(parser.writes[1]!).toString()).toBe('2'.repeat(20) + '3'.repeat(30));
     parser.finishOne();
@@ -40,21 +86,18 @@ describe('the output pump', () => {
   });
 
   test('keeps each write within 64 KiB unless a single chunk is larger', () => {
-    const parser = new HeldParser();
-    const pump = new OutputPump(parser.sink, recordingSource(), { high: 1e9, low: 1e8 }, () => {});
+    const { parser, turns, pump } = heldPump({ high: 1e9, low: 1e8 });
     pump.push(bytes(1));
     for (let i = 0; i < 40; i++) pump.push(bytes(4096));
     pump.push(bytes(MAX_WRITE_BYTES * 2));
-    while (parser.inFlight > 0) parser.finishOne();
+    drain(parser, turns);
     const sizes = parser.writes.map((w) => w.byteLength);
     expect(sizes).toEqual([1, 16 * 4096, 16 * 4096, 8 * 4096, MAX_WRITE_BYTES * 2]);
     expect(sizes.reduce((a, b) => a + b)).toBe(1 + 40 * 4096 + MAX_WRITE_BYTES * 2);
   });
 
   test('pauses the source above the high mark and resumes it only below the low mark', () => {
-    const parser = new HeldParser();
-    const source = recordingSource();
-    const pump = new OutputPump(parser.sink, source, { high: 100, low: 40 }, () => {});
+    const { parser, turns, source, pump } = heldPump({ high: 100, low: 40 });
     pump.push(bytes(60));
     pump.push(bytes(40));
     expect(source.log).toEqual([]); // 100 pending is not above the mark
@@ -63,6 +106,7 @@ describe('the output pump', () => {
     pump.push(bytes(50)); // already paused: no second pause
     parser.finishOne(); // 60 parsed, 91 pending, still above low
     expect(source.log).toEqual(['pause']);
+    turns.step();
     parser.finishOne(); // the batch of 91 parsed
     expect(source.log).toEqual(['pause', 'resume']);
     expect(pump.idle).toBe(true);
@@ -89,10 +133,35 @@ describe('the output pump', () => {
     expect(source.log).toEqual([]); // never more than 10 pending at once
   });
 
+  test('cuts a write of more than SCAN_BYTES after MAX_WRITE_LINES line feeds and writes the rest next', () => {
+    const { parser, turns, pump } = heldPump({ high: 1e9, low: 1e8 });
+    const yes = Buffer.from('y\r\n'.repeat(MAX_WRITE_LINES * 3 + 5));
+    pump.push(new Uint8Array(1));
+    pump.push(yes.subarray(0, 10_000));
+    pump.push(yes.subarray(10_000));
+    drain(parser, turns);
+    const lineFeeds = parser.writes.map((w) => Buffer.from(w).toString('latin1').split('\n').length - 1);
+    // The last 4101 lines (12 KiB) are within SCAN_BYTES: written whole, uncounted.
+    expect(lineFeeds).toEqual([0, MAX_WRITE_LINES, MAX_WRITE_LINES, MAX_WRITE_LINES + 5]);
+    expect(parser.writes[3]!.byteLength).toBeLessThanOrEqual(SCAN_BYTES);
+    expect(Buffer.concat(parser.writes.slice(1))).toEqual(yes);
+    expect(pump.idle).toBe(true);
+  });
+
+  test('a chunk arriving while a batch waits for its turn joins that batch', () => {
+    const { parser, turns, pump } = heldPump({ high: 1e6, low: 1e5 });
+    pump.push(bytes(1));
+    pump.push(bytes(2));
+    parser.finishOne();
+    pump.push(bytes(3)); // nothing in flight, but a flush is already scheduled
+    expect(parser.writes.map((w) => w.byteLength)).toEqual([1]);
+    expect(turns.waiting).toBe(1);
+    turns.step();
+    expect(parser.writes.map((w) => w.byteLength)).toEqual([1, 5]);
+  });
+
   test('raising the marks while paused resumes the source at once', () => {
-    const parser = new HeldParser();
-    const source = recordingSource();
-    const pump = new OutputPump(parser.sink, source, { high: 10, low: 5 }, () => {});
+    const { source, pump } = heldPump({ high: 10, low: 5 });
     pump.push(bytes(20));
     expect(source.log).toEqual(['pause']);
     pump.setMarks({ high: 1000, low: 500 });

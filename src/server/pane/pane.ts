@@ -112,7 +112,10 @@ export class Pane extends TypedEmitter<PaneEvents> {
       throw new Error(`cannot run '${file}': ${(err as Error).message}`, { cause: err });
     }
     this.pid = this.pty.pid;
-    this.terminal.onData((reply) => this.pty.write(reply));
+    // The scrollback's empty inputs (which make xterm parse at once) come back as empty data.
+    this.terminal.onData((reply) => {
+      if (reply !== '') this.pty.write(reply);
+    });
     this.terminal.onTitleChange((raw) => this.titleChanged(raw));
     this.terminal.onBell(() => this.rang());
   }

@@ -28,6 +28,14 @@ const QUIET_CHECK_MS = 100;
 /** Output below this much per check counts as paused (160 KB/s: some hundred long lines a second). */
 const QUIET_BYTES = 16 * 1024;
 /**
+ * Checks in a row that must find the output paused before a flooded pane is compacted. A flood
+ * whose producer is merely descheduled for a moment (a loaded machine) must not be compacted:
+ * compacting archives xterm's rows and trims its buffer, and when the flood goes on xterm grows
+ * back to the pane's limit one freshly allocated row per line feed, which measured as much again
+ * as the parse of a `seq` flood (B1) when it happened a few times a second.
+ */
+const QUIET_CHECKS = 3;
+/**
  * Archiving may take three quarters of the time that passes (parsing output or idle), saved up
  * to a burst that covers a command's worth of output at once. Measured per 200-cell row: ~2 µs
  * to archive, against ~1 µs to parse a `seq` line and ~10 µs a 190-character one: a flood of
@@ -88,6 +96,7 @@ export class Scrollback {
   private quietCheck: ReturnType<typeof setTimeout> | undefined;
   private restStep: ReturnType<typeof setImmediate> | undefined;
   private bytesSinceCheck = 0;
+  private quietChecks = 0;
   private disposed = false;
 
   /** The scrollback xterm is created with for a pane that keeps `limit` rows of history. */
@@ -125,7 +134,7 @@ export class Scrollback {
   /** Hand `bytes` to xterm; `parsed` is called once all of them are parsed. */
   write(bytes: Uint8Array, parsed: () => void): void {
     if (this.mode === 'off') {
-      this.terminal.write(bytes, parsed);
+      this.parseNow(bytes, parsed);
       return;
     }
     // Once flooding, nothing needs a look between pieces; fewer bytes than PIECE_ROWS cannot scroll more.
@@ -187,11 +196,22 @@ export class Scrollback {
 
   private writePiece(piece: Uint8Array, parsed?: () => void): void {
     this.piecesInFlight++;
-    this.terminal.write(piece, () => {
+    this.parseNow(piece, () => {
       this.piecesInFlight--;
       this.pieceParsed(piece.byteLength);
       parsed?.();
     });
+  }
+
+  /**
+   * Write to xterm so that it parses at once, when nothing else is waiting in its write buffer.
+   * A write to an empty buffer otherwise waits for a setTimeout (≥ 1 ms, and more under load),
+   * which a flood paid once per batch; xterm skips that timer for the first write after user
+   * input, and an empty input is the public way to say so (it sends nothing to the program).
+   */
+  private parseNow(bytes: Uint8Array, parsed: () => void): void {
+    this.terminal.input('', true);
+    this.terminal.write(bytes, parsed);
   }
 
   private pieceParsed(bytes: number): void {
@@ -277,10 +297,14 @@ export class Scrollback {
     if (this.mode !== 'flood' || this.quietCheck !== undefined || this.restStep !== undefined) return;
     this.quietCheck = setTimeout(() => {
       this.quietCheck = undefined;
-      const flowing = this.bytesSinceCheck >= QUIET_BYTES;
+      this.quietChecks = this.bytesSinceCheck >= QUIET_BYTES ? 0 : this.quietChecks + 1;
       this.bytesSinceCheck = 0;
-      if (flowing) this.checkForQuiet();
-      else this.compactAtRest();
+      if (this.quietChecks < QUIET_CHECKS) {
+        this.checkForQuiet();
+        return;
+      }
+      this.quietChecks = 0;
+      this.compactAtRest();
     }, QUIET_CHECK_MS);
   }
 

@@ -1,0 +1,238 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Terminal } from '@xterm/headless';
+import { Unicode11Addon } from '@xterm/addon-unicode11';
+
+interface Patch {
+  file: string;
+  from: string;
+  to: string;
+}
+interface PatchScript {
+  patchXterm(dir: string, options?: { check?: boolean }): string[];
+  PATCHES: Patch[];
+  EXPECTED_VERSION: string;
+}
+// The script is plain CommonJS run by npm's postinstall; required here as it runs there.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const script = require('../../scripts/patch-xterm.js') as PatchScript;
+
+const installed = path.dirname(require.resolve('@xterm/headless/package.json'));
+let pristine = '';
+
+/** A copy of the installed package with the patch taken out again: xterm as published. */
+function pristineCopy(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fux-xterm-'));
+  fs.copyFileSync(path.join(installed, 'package.json'), path.join(dir, 'package.json'));
+  fs.mkdirSync(path.join(dir, 'lib-headless'));
+  for (const { file, from, to } of script.PATCHES) {
+    const text = fs.readFileSync(path.join(installed, file), 'utf8');
+    fs.writeFileSync(path.join(dir, file), text.replace(to, from));
+  }
+  return dir;
+}
+
+beforeAll(() => {
+  pristine = pristineCopy();
+});
+afterAll(() => fs.rmSync(pristine, { recursive: true, force: true }));
+
+describe('the @xterm/headless patch script', () => {
+  test('the installed package is patched (npm install ran the script)', () => {
+    for (const { file, to } of script.PATCHES) {
+      expect(fs.readFileSync(path.join(installed, file), 'utf8')).toContain(to);
+    }
+  });
+
+  test('patches a pristine copy once and leaves it alone when run again', () => {
+    const dir = pristineCopy();
+    try {
+      expect(script.patchXterm(dir, { check: true })).toEqual(
+        script.PATCHES.map((p) => `${p.file}: not patched`),
+      );
+      expect(script.patchXterm(dir)).toEqual(script.PATCHES.map((p) => `${p.file}: patched`));
+      const once = script.PATCHES.map((p) => fs.readFileSync(path.join(dir, p.file), 'utf8'));
+      expect(script.patchXterm(dir)).toEqual(script.PATCHES.map((p) => `${p.file}: already patched`));
+      expect(script.PATCHES.map((p) => fs.readFileSync(path.join(dir, p.file), 'utf8'))).toEqual(once);
+      for (const [i, { file }] of script.PATCHES.entries()) {
+        expect(once[i]).toBe(fs.readFileSync(path.join(installed, file), 'utf8'));
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('refuses a file whose text is not the expected pre-image, and changes nothing', () => {
+    const dir = pristineCopy();
+    try {
+      const first = path.join(dir, script.PATCHES[0]!.file);
+      const changed = fs.readFileSync(first, 'utf8').replace(script.PATCHES[0]!.from, 'copyFrom(){}');
+      fs.writeFileSync(first, changed);
+      expect(() => script.patchXterm(dir)).toThrow(/does not hold the expected copyFrom/);
+      expect(fs.readFileSync(first, 'utf8')).toBe(changed);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('refuses another version of the package', () => {
+    const dir = pristineCopy();
+    try {
+      const manifest = path.join(dir, 'package.json');
+      const json = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string };
+      fs.writeFileSync(manifest, JSON.stringify({ ...json, version: '6.0.1' }));
+      expect(() => script.patchXterm(dir)).toThrow(/is 6\.0\.1, but scripts\/patch-xterm\.js patches/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+type TerminalClass = typeof Terminal;
+
+function makeTerminal(Impl: TerminalClass, scrollback: number): Terminal {
+  const terminal = new Impl({ cols: 40, rows: 10, scrollback, allowProposedApi: true, logLevel: 'off' });
+  terminal.loadAddon(new Unicode11Addon());
+  terminal.unicode.activeVersion = '11';
+  return terminal;
+}
+
+function write(terminal: Terminal, data: string): Promise<void> {
+  return new Promise((resolve) => terminal.write(data, resolve));
+}
+
+/** The parts of xterm's BufferLine that copyFrom writes (private: the patch is to them). */
+interface RawLine {
+  _data: Uint32Array;
+  _combined: Record<string, unknown>;
+  _extendedAttrs: Record<string, unknown>;
+  isWrapped: boolean;
+  length: number;
+}
+interface RawTerminal {
+  _core: { buffers: { normal: { lines: { length: number; get(i: number): RawLine } } } };
+}
+
+/** Each row as xterm holds it: its cells' words, its two maps and its wrapped flag. */
+function rawRows(terminal: Terminal): string[] {
+  const lines = (terminal as unknown as RawTerminal)._core.buffers.normal.lines;
+  const rows: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines.get(i);
+    rows.push(
+      JSON.stringify([
+        line.length,
+        Array.from(line._data.subarray(0, line.length * 3)),
+        line._combined,
+        line._extendedAttrs,
+        line.isWrapped,
+      ]),
+    );
+  }
+  return rows;
+}
+
+/** Every row of the normal buffer, cell by cell: characters, width, colours and attributes. */
+function snapshot(terminal: Terminal): string[] {
+  const buffer = terminal.buffer.normal;
+  const cell = buffer.getNullCell();
+  const rows: string[] = [
+    `length ${buffer.length} baseY ${buffer.baseY} cursor ${buffer.cursorX},${buffer.cursorY}`,
+  ];
+  for (let y = 0; y < buffer.length; y++) {
+    const line = buffer.getLine(y)!;
+    const cells: string[] = [];
+    for (let x = 0; x < line.length; x++) {
+      line.getCell(x, cell);
+      cells.push(
+        [
+          cell.getChars(),
+          cell.getWidth(),
+          cell.getFgColorMode(),
+          cell.getFgColor(),
+          cell.getBgColorMode(),
+          cell.getBgColor(),
+          cell.isBold(),
+          cell.isItalic(),
+          cell.isDim(),
+          cell.isUnderline(),
+          cell.isInverse(),
+          cell.isStrikethrough(),
+          cell.isOverline(),
+        ].join(':'),
+      );
+    }
+    rows.push(`${line.isWrapped ? 'W' : '-'} ${cells.join(' ')}`);
+  }
+  return rows;
+}
+
+/**
+ * Output that scrolls a full buffer many times over, with the cases copyFrom must reproduce:
+ * colours (256 and truecolor), curly and coloured underlines (extended attributes), combining
+ * characters, wide glyphs, wrapped rows, coloured erases (blank rows with a background), and a
+ * scroll region.
+ */
+function scrollHeavyInput(): string[] {
+  const parts: string[] = [];
+  for (let i = 0; i < 400; i++) {
+    parts.push(`\x1b[38;5;${i % 256}mline ${i}\x1b[0m plain\r\n`);
+    if (i % 7 === 0) parts.push(`\x1b[4:3m\x1b[58;2;10;200;30mcurly ${i}\x1b[0m\r\n`);
+    if (i % 11 === 0) parts.push(`e\u0301 cafe\u0301 ${'\u{1F600}'.repeat(3)} 世界 ${i}\r\n`);
+    if (i % 13 === 0) parts.push(`${'w'.repeat(95)}${i}\r\n`);
+    if (i % 17 === 0) parts.push(`\x1b[48;2;40;50;60m\x1b[K\r\n\x1b[0m`);
+    if (i % 29 === 0)
+      parts.push(`\x1b[3;7r\x1b[7;1H${'\x1b[1;3mregion\r\n'.repeat(9)}\x1b[0m\x1b[r\x1b[10;1H`);
+  }
+  return parts;
+}
+
+describe('the patched scroll', () => {
+  test.each([
+    ['a full short scrollback (rows recycled at once)', 20],
+    ['a scrollback that fills part-way through', 600],
+  ])('leaves the buffer exactly as published xterm does, with %s', async (_name, scrollback) => {
+    // The published build, loaded from the pristine copy beside the patched one.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const published = require(path.join(pristine, 'lib-headless', 'xterm-headless.js')) as {
+      Terminal: TerminalClass;
+    };
+    const patched = makeTerminal(Terminal, scrollback);
+    const reference = makeTerminal(published.Terminal, scrollback);
+    try {
+      for (const part of scrollHeavyInput()) {
+        await write(patched, part);
+        await write(reference, part);
+      }
+      const expected = snapshot(reference);
+      expect(expected.length).toBeGreaterThan(20);
+      expect(snapshot(patched)).toEqual(expected);
+      expect(rawRows(patched)).toEqual(rawRows(reference));
+    } finally {
+      patched.dispose();
+      reference.dispose();
+    }
+  });
+
+  test('a recycled row does not keep the combining characters or underline colours it held', async () => {
+    const terminal = makeTerminal(Terminal, 5);
+    try {
+      await write(terminal, `\x1b[4:3m\x1b[58;5;196mu\x1b[0m e\u0301\r\n`);
+      await write(terminal, 'x\r\n'.repeat(100));
+      const buffer = terminal.buffer.normal;
+      const cell = buffer.getNullCell();
+      for (let y = 0; y < buffer.length; y++) {
+        const line = buffer.getLine(y)!;
+        expect(line.translateToString(true)).toMatch(/^x?$/);
+        for (let x = 0; x < 3; x++) {
+          line.getCell(x, cell);
+          expect(cell.isUnderline()).toBe(0);
+          expect(cell.getChars()).toMatch(/^x?$/);
+        }
+      }
+    } finally {
+      terminal.dispose();
+    }
+  });
+});
