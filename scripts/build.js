@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Build: compile src/ to dist/, regenerate oclif.manifest.json so command lookup needs no directory
-// scan, and bundle @oclif/core into one file with V8's code cache for a fast CLI start
-// (src/client/startup.ts says why).
+// scan, bundle @oclif/core into one file with V8's code cache, and bundle the CLI's fast path for
+// hot verbs, for a fast CLI start (src/client/startup.ts says why).
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
 const fs = require('node:fs');
@@ -70,4 +70,18 @@ run(bin('esbuild'), [
   `--outfile=${path.join(root, 'dist', 'vendor', 'oclif-core.js')}`,
 ]);
 run(process.execPath, ['-e', "require('./dist/client/startup').preloadOclif(true)"]);
+// The fast path for hot verbs (src/client/cli/fast-path.ts) with the client, the rpc layer and tRPC:
+// one file, no oclif. Its code cache is written by its first run, so that it also holds the
+// functions a verb compiles while it runs, not only the top level.
+run(bin('esbuild'), [
+  path.join(root, 'src', 'client', 'cli', 'fast-path.ts'),
+  '--bundle',
+  '--platform=node',
+  '--format=cjs',
+  '--target=node20',
+  '--log-level=warning',
+  // tRPC's ES modules let esbuild leave out what the client does not use.
+  '--main-fields=module,main',
+  `--outfile=${path.join(root, 'dist', 'vendor', 'fux-fast.js')}`,
+]);
 fs.writeFileSync(stampFile, stamp);
