@@ -84,4 +84,16 @@ run(bin('esbuild'), [
   '--main-fields=module,main',
   `--outfile=${path.join(root, 'dist', 'vendor', 'fux-fast.js')}`,
 ]);
+// bin/zor's fast path with the wrapper, the detector and @xterm/headless; node-pty is native.
+run(bin('esbuild'), [
+  path.join(root, 'src', 'client', 'cli', 'zor-fast-path.ts'),
+  '--bundle',
+  '--platform=node',
+  '--format=cjs',
+  '--target=node20',
+  '--log-level=warning',
+  '--main-fields=module,main',
+  '--external:node-pty',
+  `--outfile=${path.join(root, 'dist', 'vendor', 'zor-fast.js')}`,
+]);
 fs.writeFileSync(stampFile, stamp);

@@ -3,7 +3,7 @@ import Module from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 import type * as Oclif from '@oclif/core';
-import { isFastVerb } from './cli/fast-verbs';
+import { isFastVerb, isZorVerb } from './cli/fast-verbs';
 
 /**
  * How bin/fux and bin/zor start. Measured here, a verb spent more time loading code than doing its
@@ -23,6 +23,7 @@ const root = path.join(__dirname, '..', '..');
 const vendor = path.join(root, 'dist', 'vendor');
 const oclifBundle = path.join(vendor, 'oclif-core.js');
 const fastBundle = path.join(vendor, 'fux-fast.js');
+const zorBundle = path.join(vendor, 'zor-fast.js');
 
 interface Loaded {
   module: Module;
@@ -92,22 +93,21 @@ export function preloadOclif(writeCache = false): void {
   if (writeCache) loaded.saveCache(true);
 }
 
-type FastPath = typeof import('./cli/fast-path');
-
-function loadFastPath(): { fast: FastPath; saveCache(): void } {
-  if (!fs.existsSync(fastBundle)) {
+/** A fast path: its bundle with the code cache, else (a tree built by tsc alone) its own module. */
+function loadFastPath<T>(bundle: string, module: string): { fast: T; saveCache(): void } {
+  if (!fs.existsSync(bundle)) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return { fast: require('./cli/fast-path') as FastPath, saveCache: () => undefined };
+    return { fast: require(module) as T, saveCache: () => undefined };
   }
-  const loaded = loadCached(fastBundle, fastBundle);
-  return { fast: loaded.module.exports as FastPath, saveCache: () => loaded.saveCache() };
+  const loaded = loadCached(bundle, bundle);
+  return { fast: loaded.module.exports as T, saveCache: () => loaded.saveCache() };
 }
 
 /** bin/fux. */
 export function fux(argv: string[]): void {
   const verb = argv[0];
   if (isFastVerb(verb)) {
-    const { fast, saveCache } = loadFastPath();
+    const { fast, saveCache } = loadFastPath<typeof import('./cli/fast-path')>(fastBundle, './cli/fast-path');
     const call = fast.parseFast(verb, argv.slice(1));
     if (call) {
       void fast.runFast(call).then(saveCache);
@@ -141,6 +141,20 @@ export function zor(argv: string[]): void {
     const { version } = require(path.join(root, 'package.json')) as { version: string };
     process.stdout.write(`zor/${version} ${process.platform}-${process.arch} node-${process.version}\n`);
     return;
+  }
+  // The wrapper form (`zor [options] [--] command…`, not a zor verb nor help) may take the fast path.
+  if (!isZorVerb(argv[0])) {
+    const { fast, saveCache } = loadFastPath<typeof import('./cli/zor-fast-path')>(
+      zorBundle,
+      './cli/zor-fast-path',
+    );
+    const run = fast.parseZor(argv);
+    if (run) {
+      // The wrapper exits as its command does: keep the code cache it compiled before that.
+      process.once('exit', saveCache);
+      void fast.runZorFast(run);
+      return;
+    }
   }
   process.argv.splice(2, 0, 'zor');
   void runOclif('zor', process.argv.slice(2));

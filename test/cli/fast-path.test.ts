@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { BASE_FLAGS, FAST_PATH, parseFast } from '../../src/client/cli/fast-path';
-import { FAST_VERBS } from '../../src/client/cli/fast-verbs';
+import { FAST_VERBS, ZOR_VERBS } from '../../src/client/cli/fast-verbs';
+import { parseZor, ZOR_SYNTAX } from '../../src/client/cli/zor-fast-path';
 import { FuxHome, fuxBin, root } from '../helpers/home';
 
 /**
@@ -14,6 +15,8 @@ interface ManifestFlag {
   type: 'boolean' | 'option';
   char?: string;
   multiple?: boolean;
+  options?: string[];
+  allowNo?: boolean;
 }
 interface ManifestCommand {
   strict?: boolean;
@@ -44,6 +47,44 @@ describe('the fast path reads a command line as oclif does', () => {
       expect(spec.firstOptions).toEqual(args[0]?.options);
     },
   );
+
+  test("zor: the wrapper's flags and zor's verbs are the zor command's", () => {
+    const command = manifest.commands['zor']!;
+    expect(Object.keys(ZOR_SYNTAX.flags).sort()).toEqual(Object.keys(command.flags).sort());
+    for (const [name, f] of Object.entries(command.flags)) {
+      const mine = ZOR_SYNTAX.flags[name]!;
+      expect([name, mine.kind === 'boolean' ? 'boolean' : 'option']).toEqual([name, f.type]);
+      expect([name, mine.multiple ?? false, mine.options, mine.allowNo ?? false]).toEqual([
+        name,
+        f.multiple ?? false,
+        f.options,
+        f.type === 'boolean' ? (f.allowNo ?? false) : false,
+      ]);
+    }
+    const verbs = Object.keys(manifest.commands).filter((id) => id.startsWith('zor:'));
+    expect(verbs.map((id) => id.slice(4)).sort()).toEqual([...ZOR_VERBS].sort());
+  });
+
+  test('zor: reads options up to the command, defaults as the command does, leaves the rest to oclif', () => {
+    expect(parseZor(['--no-osc', '--title', 'never', '--rules', 'a', '--', 'claude', '--debug'])).toEqual({
+      command: ['claude', '--debug'],
+      events: undefined,
+      title: 'never',
+      osc: false,
+      ruleDirs: ['a'],
+      agent: undefined,
+      debug: false,
+    });
+    expect(parseZor(['codex'])).toMatchObject({
+      command: ['codex'],
+      title: 'prefix',
+      osc: true,
+      debug: false,
+    });
+    for (const argv of [['--help'], ['--title', 'bogus', 'x'], ['--bogus', 'x'], ['--osc=yes', 'x']]) {
+      expect([argv, parseZor(argv)]).toEqual([argv, undefined]);
+    }
+  });
 
   test('takes the plain forms', () => {
     expect(parseFast('list', ['--json', '-w', 'main'])).toEqual({
@@ -149,6 +190,27 @@ describe('fast path and oclif side by side', () => {
     const argv = line.map((w) => (w === 'PANE' ? String(pane) : w));
     const fast = home.cli(argv);
     expect(fast).toEqual(viaOclif(argv));
+  });
+
+  test('zor -- COMMAND runs the command and exits as it did; a bad option fails as through oclif', () => {
+    const zor = (args: string[]) =>
+      spawnSync(process.execPath, [path.join(root, 'bin', 'zor'), ...args], {
+        env: { ...home.env, ZOR_PID: '' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+    const ran = zor(['--no-osc', '--title', 'never', '--', 'sh', '-c', 'echo under-zor; exit 3']);
+    expect(ran.stdout).toContain('under-zor');
+    expect(ran.status).toBe(3);
+    const bad = ['--events', path.join(home.dir, 'no-such-fifo'), '--', 'true'];
+    const fast = zor(bad);
+    const slow = viaOclif(['zor', ...bad]);
+    expect(fast.status).toBe(2);
+    expect(slow.code).toBe(2);
+    expect(fast.stderr).toContain('no such socket or fifo');
+    // oclif wraps a long message, each line after a ›.
+    const flat = (text: string) => text.replace(/[\s›]+/g, ' ');
+    expect(flat(fast.stderr)).toBe(flat(slow.stderr));
   });
 
   test('new and split open the same panes both ways', async () => {

@@ -1,6 +1,7 @@
 import { connect, type FuxClient } from '../index';
 import { printResult, type VerbResult } from './output';
 import type { FastVerbName } from './fast-verbs';
+import { parseSyntax, type FlagSpec, type FlagValue, type Parsed, type Syntax } from './parse-argv';
 import * as verbs from './verbs';
 
 /**
@@ -8,38 +9,16 @@ import * as verbs from './verbs';
  * letting it read its configuration cost more than the verb itself (docs/benchmarks.md, B4); this
  * module and what it imports are bundled with a V8 code cache instead (startup.ts).
  *
- * It takes only the plain forms: `--flag value`, `--flag=value`, `-c value`, boolean `--flag` and
- * `-c`, `--` before a command. Anything else (help, an unknown or repeated flag, a value that looks
- * like a flag, a missing or extra argument, a bad integer) is left to oclif, which parses the same
- * line and says what is wrong in its usual words. The flag tables mirror the commands' oclif flags;
+ * It takes only the plain forms (parse-argv.ts); anything else is left to oclif, which parses the
+ * same line and says what is wrong in its usual words. The flag tables mirror the commands' flags;
  * test/cli/fast-path.test.ts checks them against oclif.manifest.json and runs both paths side by side.
  */
 
-type FlagKind = 'boolean' | 'string' | 'integer';
-
-interface FlagSpec {
-  kind: FlagKind;
-  char?: string;
-  multiple?: boolean;
-}
-
-type FlagValue = boolean | string | number | string[];
-
-export interface Invocation {
+export interface Invocation extends Parsed {
   verb: FastVerbName;
-  flags: Record<string, FlagValue | undefined>;
-  /** The positional arguments in order: the named ones first, then (for `rest` verbs) the rest. */
-  args: string[];
 }
 
-interface FastVerb {
-  flags: Record<string, FlagSpec>;
-  /** Positional arguments that must be there. */
-  required: number;
-  /** Allowed values of the first argument, when it has a fixed set. */
-  firstOptions?: readonly string[];
-  /** Whether more arguments may follow (oclif's `strict = false`); else at most `required`. */
-  rest: boolean;
+interface FastVerb extends Syntax {
   run(client: FuxClient, call: Invocation): Promise<VerbResult>;
 }
 
@@ -125,54 +104,11 @@ export const FAST_PATH: Record<FastVerbName, FastVerb> = {
 
 /** The command line as the fast path reads it, or undefined when oclif should have it. */
 export function parseFast(verb: FastVerbName, argv: readonly string[]): Invocation | undefined {
-  const spec = FAST_PATH[verb];
-  const specs: Record<string, FlagSpec> = { ...BASE_FLAGS, ...spec.flags };
-  const byChar = new Map(
-    Object.entries(specs).flatMap(([name, s]) => (s.char ? [[s.char, name] as const] : [])),
+  const parsed = parseSyntax(
+    { ...FAST_PATH[verb], flags: { ...BASE_FLAGS, ...FAST_PATH[verb].flags } },
+    argv,
   );
-  const flags: Invocation['flags'] = {};
-  const args: string[] = [];
-  // oclif gives a repeatable flag every following word up to the next flag: leave that to it.
-  let afterMultiple = false;
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i]!;
-    if (word === '--') {
-      args.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!word.startsWith('-') || word === '-') {
-      if (afterMultiple) return undefined;
-      args.push(word);
-      continue;
-    }
-    let name: string | undefined;
-    let inline: string | undefined;
-    if (word.startsWith('--')) {
-      const eq = word.indexOf('=');
-      name = eq < 0 ? word.slice(2) : word.slice(2, eq);
-      inline = eq < 0 ? undefined : word.slice(eq + 1);
-    } else if (word.length === 2) name = byChar.get(word[1]!);
-    const flag = name === undefined ? undefined : specs[name];
-    if (name === undefined || flag === undefined) return undefined;
-    if (flags[name] !== undefined && !flag.multiple) return undefined;
-    if (flag.kind === 'boolean') {
-      if (inline !== undefined) return undefined;
-      flags[name] = true;
-      continue;
-    }
-    const value = inline ?? argv[++i];
-    if (value === undefined || value.startsWith('-')) return undefined;
-    if (flag.kind === 'integer') {
-      if (!/^\d+$/.test(value)) return undefined;
-      flags[name] = Number(value);
-    } else if (flag.multiple) {
-      flags[name] = [...(strs(flags[name]) ?? []), value];
-      afterMultiple = true;
-    } else flags[name] = value;
-  }
-  if (args.length < spec.required || (!spec.rest && args.length > spec.required)) return undefined;
-  if (spec.firstOptions && !spec.firstOptions.includes(args[0]!)) return undefined;
-  return { verb, flags, args };
+  return parsed && { verb, ...parsed };
 }
 
 /** Run a parsed verb: connect (starting a server if none runs), call, print; errors as FuxCommand. */
