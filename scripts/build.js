@@ -56,44 +56,32 @@ const run = (cmd, args, quiet = false) =>
 fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 run(bin('tsc'), ['-p', 'tsconfig.build.json']);
 run(bin('oclif'), ['manifest'], true);
-run(bin('esbuild'), [
-  require.resolve('@oclif/core'),
-  '--bundle',
-  '--platform=node',
-  '--format=cjs',
-  '--target=node20',
-  '--log-level=warning',
-  // Loaded only for TypeScript sources in development, never by the built CLI.
+/** One CommonJS file for Node 20 in dist/vendor/ with `entry` and all it imports but `options`' externals. */
+const bundle = (entry, outfile, options = []) =>
+  run(bin('esbuild'), [
+    entry,
+    '--bundle',
+    '--platform=node',
+    '--format=cjs',
+    '--target=node20',
+    '--log-level=warning',
+    ...options,
+    `--outfile=${path.join(root, 'dist', 'vendor', outfile)}`,
+  ]);
+// Loaded only for TypeScript sources in development, never by the built CLI.
+bundle(require.resolve('@oclif/core'), 'oclif-core.js', [
   '--external:typescript',
   '--external:ts-node',
   '--external:tsx',
-  `--outfile=${path.join(root, 'dist', 'vendor', 'oclif-core.js')}`,
 ]);
 run(process.execPath, ['-e', "require('./dist/client/startup').preloadOclif(true)"]);
-// The fast path for hot verbs (src/client/cli/fast-path.ts) with the client, the rpc layer and tRPC:
-// one file, no oclif. Its code cache is written by its first run, so that it also holds the
-// functions a verb compiles while it runs, not only the top level.
-run(bin('esbuild'), [
-  path.join(root, 'src', 'client', 'cli', 'fast-path.ts'),
-  '--bundle',
-  '--platform=node',
-  '--format=cjs',
-  '--target=node20',
-  '--log-level=warning',
-  // tRPC's ES modules let esbuild leave out what the client does not use.
-  '--main-fields=module,main',
-  `--outfile=${path.join(root, 'dist', 'vendor', 'fux-fast.js')}`,
-]);
-// bin/zor's fast path with the wrapper, the detector and @xterm/headless; node-pty is native.
-run(bin('esbuild'), [
-  path.join(root, 'src', 'client', 'cli', 'zor-fast-path.ts'),
-  '--bundle',
-  '--platform=node',
-  '--format=cjs',
-  '--target=node20',
-  '--log-level=warning',
+// The fast paths (src/client/startup.ts): for hot verbs, with the client, the rpc layer and tRPC;
+// for bin/zor, with the wrapper, the detector and @xterm/headless (node-pty is native). No oclif in
+// either. tRPC's ES modules let esbuild leave out what the client does not use. Their code caches
+// are written by their first runs, so that they also hold the functions compiled while running.
+bundle(path.join(root, 'src', 'client', 'cli', 'fast-path.ts'), 'fux-fast.js', ['--main-fields=module,main']);
+bundle(path.join(root, 'src', 'client', 'cli', 'zor-fast-path.ts'), 'zor-fast.js', [
   '--main-fields=module,main',
   '--external:node-pty',
-  `--outfile=${path.join(root, 'dist', 'vendor', 'zor-fast.js')}`,
 ]);
 fs.writeFileSync(stampFile, stamp);
