@@ -114,16 +114,18 @@ export function fux(argv: string[]): void {
       return;
     }
   }
+  // `fux help [verb…]` is `fux [verb…] --help` (the app has no help plugin).
+  if (verb === 'help') process.argv.splice(2, process.argv.length, ...argv.slice(1), '--help');
   // `fux` alone, or with a word that is no verb (`fux work`), attaches: it runs `fux attach …`.
   // process.argv too: oclif reads it for the help it prints after a usage error.
-  if (attaches(argv)) process.argv.splice(2, 0, 'attach');
+  else if (attaches(argv)) process.argv.splice(2, 0, 'attach');
   void runOclif('fux', process.argv.slice(2));
 }
 
 function attaches(args: string[]): boolean {
   const first = args[0];
   if (first === undefined) return true;
-  if (['--help', '-h', 'help', '--version', '-v', 'version'].includes(first)) return false;
+  if (['--help', '-h', '--version', '-v', 'version'].includes(first)) return false;
   if (first.startsWith('-')) return true; // `fux -w work`, `fux --socket S`
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const manifest = require(path.join(root, 'oclif.manifest.json')) as { commands: Record<string, unknown> };

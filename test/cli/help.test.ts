@@ -52,6 +52,12 @@ describe('fux help', () => {
     expectSummaries(out);
   });
 
+  test('fux help and fux help VERB are --help', () => {
+    expect(run('fux', ['help'])).toEqual(run('fux', ['--help']));
+    expect(run('fux', ['help', 'split'])).toEqual(run('fux', ['split', '--help']));
+    expect(run('fux', ['help', 'zor', 'check']).out).toMatch(/^USAGE\n {2}\$ fux zor check FIXTURE/m);
+  });
+
   test('help after a usage error shows the usage, and any verb list keeps its summaries', () => {
     for (const [bin, args] of [
       ['fux', ['list', '--bogus']],
