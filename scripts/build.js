@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Build: compile src/ to dist/, regenerate oclif.manifest.json so command lookup needs no directory
-// scan, and bundle @oclif/core into one file with V8's code cache for a fast CLI start
-// (src/client/startup.ts says why).
+// scan, bundle @oclif/core into one file with V8's code cache, and bundle the CLI's fast path for
+// hot verbs, for a fast CLI start (src/client/startup.ts says why).
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
 const fs = require('node:fs');
@@ -56,18 +56,32 @@ const run = (cmd, args, quiet = false) =>
 fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 run(bin('tsc'), ['-p', 'tsconfig.build.json']);
 run(bin('oclif'), ['manifest'], true);
-run(bin('esbuild'), [
-  require.resolve('@oclif/core'),
-  '--bundle',
-  '--platform=node',
-  '--format=cjs',
-  '--target=node20',
-  '--log-level=warning',
-  // Loaded only for TypeScript sources in development, never by the built CLI.
+/** One CommonJS file for Node 20 in dist/vendor/ with `entry` and all it imports but `options`' externals. */
+const bundle = (entry, outfile, options = []) =>
+  run(bin('esbuild'), [
+    entry,
+    '--bundle',
+    '--platform=node',
+    '--format=cjs',
+    '--target=node20',
+    '--log-level=warning',
+    ...options,
+    `--outfile=${path.join(root, 'dist', 'vendor', outfile)}`,
+  ]);
+// Loaded only for TypeScript sources in development, never by the built CLI.
+bundle(require.resolve('@oclif/core'), 'oclif-core.js', [
   '--external:typescript',
   '--external:ts-node',
   '--external:tsx',
-  `--outfile=${path.join(root, 'dist', 'vendor', 'oclif-core.js')}`,
 ]);
 run(process.execPath, ['-e', "require('./dist/client/startup').preloadOclif(true)"]);
+// The fast paths (src/client/startup.ts): for hot verbs, with the client, the rpc layer and tRPC;
+// for bin/zor, with the wrapper, the detector and @xterm/headless (node-pty is native). No oclif in
+// either. tRPC's ES modules let esbuild leave out what the client does not use. Their code caches
+// are written by their first runs, so that they also hold the functions compiled while running.
+bundle(path.join(root, 'src', 'client', 'cli', 'fast-path.ts'), 'fux-fast.js', ['--main-fields=module,main']);
+bundle(path.join(root, 'src', 'client', 'cli', 'zor-fast-path.ts'), 'zor-fast.js', [
+  '--main-fields=module,main',
+  '--external:node-pty',
+]);
 fs.writeFileSync(stampFile, stamp);

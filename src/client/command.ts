@@ -1,5 +1,6 @@
 import { Command, Flags, type Interfaces } from '@oclif/core';
 import { TRPCClientError } from '@trpc/client';
+import { printResult, type VerbResult } from './cli/output';
 import { connect, type Connection, type FuxClient } from './index';
 import { configProblem } from './config-problem';
 
@@ -58,11 +59,12 @@ export abstract class FuxCommand<T extends typeof Command> extends Command {
 
   /** Print `value` as JSON with --json, else the human text. */
   protected out(value: unknown, human: () => string): void {
-    if (this.flags.json) process.stdout.write(`${JSON.stringify(value)}\n`);
-    else {
-      const text = human();
-      if (text) process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-    }
+    this.print({ value, human });
+  }
+
+  /** Print what one of the shared verbs (cli/verbs.ts) answered. */
+  protected print(result: VerbResult): void {
+    printResult(this.flags.json, result);
   }
 
   protected override async catch(

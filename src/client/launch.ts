@@ -1,15 +1,5 @@
 import * as path from 'node:path';
-import { Flags } from '@oclif/core';
 import { definedEnv } from '../protocol/env';
-
-/** Flags shared by the verbs that start a program: where it runs and with what environment. */
-export const launchFlags = {
-  cwd: Flags.string({ description: 'working directory (default: the current one)' }),
-  env: Flags.string({
-    description: 'set a variable for the program, KEY=VALUE (repeatable)',
-    multiple: true,
-  }),
-};
 
 /** The caller's environment, only the variables that are set: what its panes start with. */
 export function callerEnv(): Record<string, string> {

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { FuxCommand } from '../client/command';
-import { parsePaneId } from '../client/target';
+import { capture } from '../client/cli/verbs';
 
 export default class Capture extends FuxCommand<typeof Capture> {
   static override summary = 'Print the text of a pane, plain or with attributes, optionally with history';
@@ -19,14 +19,13 @@ export default class Capture extends FuxCommand<typeof Capture> {
   };
 
   async run(): Promise<void> {
-    const res = await (
-      await this.fux()
-    ).capture.query({
-      workspace: this.workspace,
-      id: parsePaneId(this.args.id),
-      attrs: this.flags.attrs,
-      scrollback: this.flags.scrollback,
-    });
-    this.out(res, () => res.text);
+    this.print(
+      await capture(await this.fux(), {
+        workspace: this.workspace,
+        id: this.args.id,
+        attrs: this.flags.attrs,
+        scrollback: this.flags.scrollback,
+      }),
+    );
   }
 }

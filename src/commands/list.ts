@@ -1,4 +1,5 @@
 import { FuxCommand } from '../client/command';
+import { list } from '../client/cli/verbs';
 
 export default class List extends FuxCommand<typeof List> {
   static override summary = 'List workspaces, tabs and panes';
@@ -8,20 +9,6 @@ export default class List extends FuxCommand<typeof List> {
   ];
 
   async run(): Promise<void> {
-    const res = await (await this.fux()).list.query({ workspace: this.flags.workspace });
-    this.out(res, () =>
-      res.workspaces
-        .map((w) => {
-          const head = `${w.name} (${w.cols}x${w.rows})`;
-          const rows = w.panes.map((p) => {
-            const mark = p.active ? '*' : p.focused ? '+' : ' ';
-            const title = p.title ? `  "${p.title}"` : '';
-            const agent = p.agent ? `  ${p.agent} ${p.state}${p.unseen ? ' (unseen)' : ''}` : '';
-            return `  ${mark} ${String(p.id).padStart(3)}  tab ${p.tab}  ${p.cols}x${p.rows}+${p.x}+${p.y}  pid ${p.pid}  ${p.command.join(' ')}  ${p.cwd}${agent}${title}`;
-          });
-          return [head, ...rows].join('\n');
-        })
-        .join('\n'),
-    );
+    this.print(await list(await this.fux(), { workspace: this.flags.workspace }));
   }
 }

@@ -1,5 +1,6 @@
 import { FuxCommand } from '../client/command';
-import { launchFlags, launchInput } from '../client/launch';
+import { newPane } from '../client/cli/verbs';
+import { launchFlags } from '../client/launch-flags';
 
 export default class New extends FuxCommand<typeof New> {
   static override summary =
@@ -15,11 +16,13 @@ export default class New extends FuxCommand<typeof New> {
 
   async run(): Promise<void> {
     const { argv } = await this.parse(New);
-    const fux = await this.fux();
-    const res = await fux.new.mutate({
-      workspace: this.workspace,
-      ...launchInput(this.flags, argv as string[]),
-    });
-    this.out(res, () => String(res.id));
+    this.print(
+      await newPane(await this.fux(), {
+        workspace: this.workspace,
+        cwd: this.flags.cwd,
+        env: this.flags.env,
+        command: argv as string[],
+      }),
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { FuxCommand } from '../client/command';
-import { launchFlags, launchInput } from '../client/launch';
+import { launchInput } from '../client/launch';
+import { launchFlags } from '../client/launch-flags';
 
 export default class Popup extends FuxCommand<typeof Popup> {
   static override summary = 'Run a program in a centred overlay over the workspace until it exits';

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { FuxCommand } from '../client/command';
-import { parsePaneId } from '../client/target';
+import { sendKeys } from '../client/cli/verbs';
 
 export default class SendKeys extends FuxCommand<typeof SendKeys> {
   static override summary = "Write keys to a pane's pty: text, \\x1b-style escapes, and key names";
@@ -25,17 +25,13 @@ export default class SendKeys extends FuxCommand<typeof SendKeys> {
 
   async run(): Promise<void> {
     const { argv } = await this.parse(SendKeys);
-    const keys = (argv as string[]).slice(1);
-    if (keys.length === 0)
-      throw new Error("nothing to send; give the keys after the pane id, like `fux send-keys 2 'ls' Enter`");
-    const res = await (
-      await this.fux()
-    ).sendKeys.mutate({
-      workspace: this.workspace,
-      id: parsePaneId(this.args.id),
-      keys,
-      literal: this.flags.literal,
-    });
-    this.out(res, () => '');
+    this.print(
+      await sendKeys(await this.fux(), {
+        workspace: this.workspace,
+        id: this.args.id,
+        keys: (argv as string[]).slice(1),
+        literal: this.flags.literal,
+      }),
+    );
   }
 }

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { FuxCommand } from '../client/command';
-import { launchFlags, launchInput } from '../client/launch';
-import { paneFromEnv } from '../client/target';
+import { split } from '../client/cli/verbs';
+import { launchFlags } from '../client/launch-flags';
 
 export default class Split extends FuxCommand<typeof Split> {
   static override summary = 'Split a pane: v puts the new pane to the right, h below; prints the new id';
@@ -25,13 +25,15 @@ export default class Split extends FuxCommand<typeof Split> {
 
   async run(): Promise<void> {
     const { argv } = await this.parse(Split);
-    const fux = await this.fux();
-    const res = await fux.split.mutate({
-      workspace: this.workspace,
-      direction: this.args.direction as 'h' | 'v',
-      target: this.flags.target ?? paneFromEnv(this.workspace),
-      ...launchInput(this.flags, (argv as string[]).slice(1)),
-    });
-    this.out(res, () => String(res.id));
+    this.print(
+      await split(await this.fux(), {
+        workspace: this.workspace,
+        direction: this.args.direction as 'h' | 'v',
+        target: this.flags.target,
+        cwd: this.flags.cwd,
+        env: this.flags.env,
+        command: (argv as string[]).slice(1),
+      }),
+    );
   }
 }

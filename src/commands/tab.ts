@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { FuxCommand } from '../client/command';
-import { launchFlags, launchInput } from '../client/launch';
+import { launchInput } from '../client/launch';
+import { launchFlags } from '../client/launch-flags';
 
 export default class Tab extends FuxCommand<typeof Tab> {
   static override summary = 'Tabs: open a new one, or switch to the next, previous or Nth';

@@ -1,10 +1,7 @@
 import { Command, Flags } from '@oclif/core';
 import { TITLE_MODES } from '../../zor/emit/title-rewriter';
-import { EventSinkError } from '../../zor/emit/event-sink';
+import { runZor } from '../../zor/cli/run-zor';
 import { splitWrapperArgv } from '../../zor/cli/split-argv';
-import { exitLikeChild } from '../../zor/wrapper/exit';
-import { enclosingZor, runNested } from '../../zor/wrapper/nested';
-import { defaultCommand, runWrapper, WrapperError } from '../../zor/wrapper/run-wrapper';
 
 export default class Zor extends Command {
   static override summary =
@@ -52,27 +49,15 @@ export default class Zor extends Command {
       );
     const { options, command } = splitWrapperArgv(this.argv, takesValue);
     const { flags } = await this.parse({ flags: Zor.flags, strict: true }, [...options]);
-    try {
-      if (enclosingZor() !== undefined) {
-        exitLikeChild(
-          await runNested(command.length > 0 ? command : defaultCommand(process.env), flags.agent),
-        );
-      }
-      exitLikeChild(
-        await runWrapper({
-          command,
-          events: flags.events,
-          title: flags.title,
-          osc: flags.osc,
-          ruleDirs: flags.rules ?? [],
-          agent: flags.agent,
-          debug: flags.debug,
-        }),
-      );
-    } catch (error) {
-      if (error instanceof WrapperError) this.error(error.message, { exit: error.exitCode });
-      if (error instanceof EventSinkError) this.error(error.message, { exit: 2 });
-      throw error;
-    }
+    const failure = await runZor({
+      command,
+      events: flags.events,
+      title: flags.title,
+      osc: flags.osc,
+      ruleDirs: flags.rules ?? [],
+      agent: flags.agent,
+      debug: flags.debug,
+    });
+    this.error(failure.message, { exit: failure.exit });
   }
 }

@@ -1,0 +1,13 @@
+import { Flags } from '@oclif/core';
+
+/**
+ * Flags shared by the verbs that start a program: where it runs and with what environment. Apart
+ * from launch.ts so that the CLI's fast path (src/client/cli) can build launch input without oclif.
+ */
+export const launchFlags = {
+  cwd: Flags.string({ description: 'working directory (default: the current one)' }),
+  env: Flags.string({
+    description: 'set a variable for the program, KEY=VALUE (repeatable)',
+    multiple: true,
+  }),
+};
