@@ -3,6 +3,9 @@
  * emulator, the rules, the process probe) is loaded only once the child has run a moment
  * (run-wrapper.ts), so until then the relay keeps what the parser will need: every chunk, with
  * where its plain run begins, handed over in order when detection attaches.
+ *
+ * Output can also be held back for a moment (`holdUntil`): until zor's terminal has its output
+ * processing turned off, bytes written to it would not arrive as written.
  */
 import { FdWriter } from './fd-writer';
 import { OrderedOutput } from './ordered-output';
@@ -25,10 +28,28 @@ export class OutputRelay {
   private parser: OutputParser | undefined;
   private waiting: [Buffer, number][] = [];
   private waitingBytes = 0;
+  /** Bytes for stdout held back until the terminal is ready, or undefined when not holding. */
+  private held: Buffer[] | undefined;
+  private holds = 0;
 
   constructor(private readonly pause: (reason: PauseReason, paused: boolean) => void) {
     this.stdout = new FdWriter(STDOUT_FD, (full) => pause('stdout', full));
-    this.output = new OrderedOutput((bytes) => this.stdout.write(bytes));
+    this.output = new OrderedOutput((bytes) => {
+      if (this.held !== undefined) this.held.push(bytes);
+      else this.stdout.write(bytes);
+    });
+  }
+
+  /** Holds output back until `ready` settles (output, in order, then goes out). */
+  holdUntil(ready: Promise<unknown>): void {
+    this.held ??= [];
+    this.holds++;
+    void ready.finally(() => {
+      if (--this.holds > 0) return;
+      const held = this.held ?? [];
+      this.held = undefined;
+      for (const bytes of held) this.stdout.write(bytes);
+    });
   }
 
   childOutput(chunk: Buffer): void {

@@ -161,15 +161,21 @@ export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
   };
 
   const terminalMode = new RawTerminalMode(process.stdin);
+  let sizing: Promise<void> = Promise.resolve();
   const applySize = (rawOutput: boolean): void => {
-    const ptyPath = child.ptyPath;
-    // One ioctl with pixels when perl can do it; otherwise rows and columns through node-pty.
-    const copied =
-      fd !== undefined && ptyPath !== undefined ? copyWindowSize(fd, ptyPath, rawOutput) : undefined;
-    if (copied === undefined && rawOutput) terminalMode.rawOutput();
-    size = copied ?? rowsAndCols(fd);
-    if (copied === undefined) child.resize(size.cols, size.rows);
-    detection?.resize(size.cols, size.rows);
+    // One after the other, so the last size read is the one applied.
+    sizing = sizing.then(async () => {
+      const ptyPath = child.ptyPath;
+      // One ioctl with pixels when perl can do it; otherwise rows and columns through node-pty.
+      const copied =
+        fd !== undefined && ptyPath !== undefined ? await copyWindowSize(fd, ptyPath, rawOutput) : undefined;
+      if (copied === undefined && rawOutput) terminalMode.rawOutput();
+      size = copied ?? rowsAndCols(fd);
+      if (copied === undefined) child.resize(size.cols, size.rows);
+      detection?.resize(size.cols, size.rows);
+    });
+    // Until output processing is off, output would not reach the terminal byte for byte.
+    if (rawOutput) relay.holdUntil(sizing);
   };
   terminalMode.enter();
   applySize(terminalMode.applies);
@@ -204,6 +210,8 @@ export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
 
   const exit = await child.exited;
   clearTimeout(detectionDelay);
+  // The terminal's mode is restored below: not before perl has finished changing it.
+  await sizing;
   const signal = signalName(exit.signal);
   // A signal without a name here still ends zor the way a shell reports it: 128 + its number.
   const code = exit.code ?? 128 + (exit.signal ?? 0);

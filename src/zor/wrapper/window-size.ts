@@ -7,10 +7,10 @@
  * Without perl, or without a terminal, zor falls back to rows and columns through node-pty.
  *
  * At start (and after a stop) the same process also turns off output processing on zor's terminal
- * (terminal-mode.ts says why), which saves starting a second program (`stty`) before the child's
- * first output can go out.
+ * (terminal-mode.ts says why), which saves starting a second program (`stty`). It runs beside the
+ * child rather than before it: starting perl was the largest single cost of zor's own start.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 
 export interface WindowSize {
   readonly rows: number;
@@ -65,11 +65,13 @@ export function copyWindowSize(
   terminalFd: 0 | 1,
   ptyPath?: string,
   rawOutput = false,
-): WindowSize | undefined {
+): Promise<WindowSize | undefined> {
   const args = ptyPath === undefined ? [] : rawOutput ? [ptyPath, 'raw-output'] : [ptyPath];
-  const result = spawnSync('perl', ['-e', COPY_WINSIZE, ...args], {
-    stdio: [terminalFd, 'pipe', 'ignore'],
-    encoding: 'utf8',
+  return new Promise((resolve) => {
+    const perl = spawn('perl', ['-e', COPY_WINSIZE, ...args], { stdio: [terminalFd, 'pipe', 'ignore'] });
+    let output = '';
+    perl.stdout?.setEncoding('utf8').on('data', (text: string) => (output += text));
+    perl.on('error', () => resolve(undefined));
+    perl.on('close', (status) => resolve(status === 0 ? parseSize(output) : undefined));
   });
-  return result.status === 0 ? parseSize(result.stdout) : undefined;
 }
