@@ -4,19 +4,14 @@
  * pty or emulator. `ZOR_PID` in the environment names the outer wrapper.
  */
 import { spawn } from 'node:child_process';
+import { isAlive } from '../../pty/is-alive';
 import type { ChildExit } from './run-wrapper';
 
 /** The pid of a live enclosing zor, if this process runs under one. */
 export function enclosingZor(env: NodeJS.ProcessEnv = process.env): number | undefined {
   const pid = Number(env.ZOR_PID);
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return undefined;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch (error) {
-    // EPERM: the process exists but is not ours to signal, which still means it is alive.
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
-  }
+  return isAlive(pid) ? pid : undefined;
 }
 
 export function runNested(command: readonly string[], agent: string | undefined): Promise<ChildExit> {
