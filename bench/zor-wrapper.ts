@@ -6,17 +6,15 @@
  * (src/zor/cli/fast-start.ts) as bin/zor would call it. Runs are interleaved and each figure is a
  * median. Targets (issue 11): overhead ≤ 25 % (goal 10 %), start ≤ 1.5 × node.
  *
- * The bulk runs use the real oclif command bundled from src/ with esbuild (as the tests do); the
- * start runs need the build (dist/). Run as `npm run bench -- z2`, or in place from a worktree
- * (whose node_modules is a link, so the bundled bench would find the main tree):
- * `node -r ./scripts/capture-register.js bench/run.ts z2`.
+ * Both run the build (dist/) through bin/zor, as a user does. Run as `npm run bench -- z2`, or in
+ * place from a worktree (whose node_modules is a link, so the bundled bench would find the main
+ * tree): `node -r ./scripts/capture-register.js bench/run.ts z2`.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as pty from 'node-pty';
-import { zorScript } from '../test/zor/support/zor-cli';
 import type { Benchmark, BenchOptions, Section } from './lib/report';
 import { repoRoot } from './lib/repo';
 import { formatMs, median } from './lib/stats';
@@ -78,13 +76,13 @@ export const zorWrapper: Benchmark = {
     const lines = options.quick ? 300_000 : 3_000_000;
     const repetitions = options.quick ? 1 : 5;
     const seq = ['seq', ['1', String(lines)]] as const;
-    const zor = await zorScript();
+    if (!existsSync(FAST_START)) throw new Error(`${FAST_START} is missing: run \`npm run build\` first`);
     const sides: { name: string; command: readonly [string, readonly string[]] }[] = [
       { name: 'bare', command: seq },
       ...(hasScript()
         ? [{ name: 'script(1)', command: ['script', ['-qfec', `seq 1 ${lines}`, '/dev/null']] as const }]
         : []),
-      { name: 'zor', command: [process.execPath, [zor, 'zor', '--', 'seq', '1', String(lines)]] },
+      { name: 'zor', command: [BIN_ZOR, ['--', 'seq', '1', String(lines)]] },
     ];
     const runs = new Map<string, Run[]>(sides.map((side) => [side.name, []]));
     for (let repetition = 0; repetition < repetitions; repetition++) {
@@ -98,7 +96,6 @@ export const zorWrapper: Benchmark = {
     const bare = medianOf('bare');
     const overhead = medianOf('zor') / bare - 1;
 
-    if (!existsSync(FAST_START)) throw new Error(`${FAST_START} is missing: run \`npm run build\` first`);
     const fastEntry = `require(${JSON.stringify(FAST_START)}).startWrapper(process.argv.slice(1)) || process.exit(99)`;
     const starts = await startTimes(
       [
