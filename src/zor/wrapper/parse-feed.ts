@@ -9,9 +9,10 @@
  * the terminal's state then (its scroll region and size); for the same reason a resize waits for
  * the write in progress.
  *
- * While output keeps coming, writes are at least a few milliseconds apart: each batch is then
- * larger, so more of it can be cut, and the detector, which looks at the screen every 100 ms at
- * most, sees it a few milliseconds later at worst. Output after a quiet spell is written at once.
+ * While plain text keeps coming, writes are at least a few milliseconds apart: each batch is then
+ * larger, so more of it can be cut, and the detector sees the screen a few milliseconds later at
+ * worst. Output after a quiet spell, and any output with escape sequences in it (a program
+ * drawing its screen, whose every state the detector may need), is written at once.
  */
 import type { Terminal } from '@xterm/headless';
 import { performance } from 'node:perf_hooks';
@@ -96,8 +97,10 @@ export class ParseFeed {
    */
   private writeNext(): void {
     if (this.writing || this.disposed || this.segments.length === 0 || this.batchTimer !== undefined) return;
+    // Only plain text waits: other output (a program drawing its screen) is parsed as it comes.
+    const flood = this.segments.length === 1 && this.segments[0]!.plain;
     const wait = this.lastWriteAt + BATCH_INTERVAL_MS - performance.now();
-    if (wait > 0) {
+    if (flood && wait > 0) {
       this.batchTimer = setTimeout(() => {
         this.batchTimer = undefined;
         this.writeNext();
