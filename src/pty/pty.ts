@@ -152,7 +152,8 @@ export class Pty {
   }
 
   resize(cols: number, rows: number): void {
-    if (!this.exited) this.pty.resize(cols, rows);
+    // node-pty throws (EBADF) on a pty that has closed but not yet reported the child's exit.
+    if (!this.exited && this.fdOpen) this.pty.resize(cols, rows);
   }
 
   /** Signal the child (a name such as SIGHUP); nothing once it has died. */

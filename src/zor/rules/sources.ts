@@ -4,19 +4,20 @@
  * a directory load in name order. A later set with the same id replaces an earlier one entirely,
  * so a user can override a bundled set without editing the package.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadRuleFile } from './load';
+import { ruleDirectories, type RuleDirectory, type RuleOrigin } from './rule-dirs';
 import { RuleFileError } from './rule-file-error';
 import type { RuleSet } from './rule-set';
 
-export type RuleOrigin = 'bundled' | 'user' | 'flag';
-
-export interface RuleDirectory {
-  readonly dir: string;
-  readonly origin: RuleOrigin;
-}
+export {
+  bundledRulesDir,
+  ruleDirectories,
+  userRulesDir,
+  type RuleDirectory,
+  type RuleOrigin,
+} from './rule-dirs';
 
 export interface LoadedRuleSet {
   readonly set: RuleSet;
@@ -29,47 +30,6 @@ export interface LoadedRules {
   readonly sets: readonly LoadedRuleSet[];
   /** Files that could not be used; the other files still load. */
   readonly errors: readonly RuleFileError[];
-}
-
-/** The package root: the nearest directory above this module whose package.json is fux's. */
-function packageRoot(): string | undefined {
-  for (let dir = __dirname; ; dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest)) {
-      try {
-        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'fux') return dir;
-      } catch {
-        // An unreadable package.json on the way up is not ours; keep looking.
-      }
-    }
-    if (dirname(dir) === dir) return undefined;
-  }
-}
-
-export function bundledRulesDir(): string | undefined {
-  const root = packageRoot();
-  return root === undefined ? undefined : join(root, 'rules');
-}
-
-export function userRulesDir(env: NodeJS.ProcessEnv = process.env): string {
-  const config =
-    env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== ''
-      ? env.XDG_CONFIG_HOME
-      : join(homedir(), '.config');
-  return join(config, 'zor', 'rules');
-}
-
-/** The standard search path plus the `--rules` directories, in load order. */
-export function ruleDirectories(
-  flagDirs: readonly string[] = [],
-  env: NodeJS.ProcessEnv = process.env,
-): RuleDirectory[] {
-  const bundled = bundledRulesDir();
-  return [
-    ...(bundled === undefined ? [] : [{ dir: bundled, origin: 'bundled' as const }]),
-    { dir: userRulesDir(env), origin: 'user' },
-    ...flagDirs.map((dir) => ({ dir, origin: 'flag' as const })),
-  ];
 }
 
 function ruleFiles(directory: RuleDirectory, errors: RuleFileError[]): string[] {

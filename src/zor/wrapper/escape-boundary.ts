@@ -4,6 +4,11 @@
  * xterm's parser does not expose its state, so the wrapper runs this small machine over the same
  * bytes. It only tracks structure (ESC sequences, CSI, OSC/DCS/SOS/PM/APC strings and UTF-8
  * characters); it interprets nothing.
+ *
+ * On the same pass it finds where each chunk's trailing run of plain text begins (printable ASCII,
+ * CR and LF, with the parser in its ground state): bytes whose only effect on a terminal is to
+ * print, return and feed lines, which lets the wrapper's parser skip most of a long run
+ * (plain-run.ts).
  */
 
 const ESC = 0x1b;
@@ -11,6 +16,14 @@ const BEL = 0x07;
 const CAN = 0x18;
 const SUB = 0x1a;
 const BACKSLASH = 0x5c;
+const CR = 0x0d;
+const LF = 0x0a;
+/** The lead byte of U+0080–U+00BF in UTF-8; U+0080–U+009F are the C1 controls. */
+const C1_LEAD = 0xc2;
+
+function isPlain(byte: number): boolean {
+  return (byte >= 0x20 && byte <= 0x7e) || byte === CR || byte === LF;
+}
 
 enum State {
   Ground,
@@ -29,14 +42,38 @@ export class EscapeBoundary {
   private state = State.Ground;
   private pendingContinuations = 0;
   private stringIsOsc = false;
+  private previousByte = 0;
+  /**
+   * A C1 control (U+0080–U+009F) was seen and no ESC since. This machine reads it as a character,
+   * but xterm's parser may treat it as the start of a sequence or a string, so until an ESC puts
+   * both in a known state no plain run may start.
+   */
+  private afterC1 = false;
 
   /** Whether the bytes fed so far end between sequences and between characters. */
   get atBoundary(): boolean {
     return this.state === State.Ground;
   }
 
-  feed(bytes: Uint8Array): void {
-    for (const byte of bytes) this.step(byte);
+  /**
+   * Feeds a chunk and returns where its trailing plain run begins: the index from which every byte
+   * is plain text read in the ground state, or the chunk's length when its last byte is not.
+   */
+  feed(bytes: Uint8Array): number {
+    let runFrom = bytes.length;
+    for (let index = 0; index < bytes.length; index++) {
+      const byte = bytes[index]!;
+      if (byte === ESC) this.afterC1 = false;
+      else if (this.previousByte === C1_LEAD && byte >= 0x80 && byte <= 0x9f) this.afterC1 = true;
+      if (this.state === State.Ground && !this.afterC1 && isPlain(byte)) {
+        if (runFrom === bytes.length) runFrom = index;
+      } else {
+        runFrom = bytes.length;
+      }
+      this.step(byte);
+      this.previousByte = byte;
+    }
+    return runFrom;
   }
 
   private step(byte: number): void {

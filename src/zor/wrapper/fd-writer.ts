@@ -1,11 +1,15 @@
 /**
- * Writes to a file descriptor (zor's stdout) in order, through the thread pool (fs.write) rather
- * than with a blocking write on the main thread: a terminal drains at its own pace, and while one
- * write waits on it zor keeps reading and parsing the child's next output. Bytes queued during a
- * write go out together in the next one; their order and content are unchanged. Too much queued
- * pauses the child (backpressure) until the terminal catches up.
+ * Writes to a file descriptor (zor's stdout) in order. A write goes out at once on the main thread
+ * (fs.writeSync): handing each chunk of a flood to the thread pool cost a round trip between
+ * threads per chunk, and was most of the relay's cost (docs/benchmarks.md, Z2). On a terminal
+ * that is a blocking write, which is the backpressure a relay wants: while the terminal is full the
+ * child is not read, as under any C pty wrapper, and the parser runs off this path (parse-feed.ts)
+ * so there is little else to do meanwhile. A descriptor someone made non-blocking answers EAGAIN
+ * instead; then the rest is queued and written through the thread pool (fs.write), bytes queued
+ * meanwhile go out together in the next write, and too much queued pauses the child until the
+ * terminal catches up. Order and content are unchanged either way.
  */
-import { write as writeFd } from 'node:fs';
+import { write as writeFd, writeSync } from 'node:fs';
 
 const HIGH_WATER = 1024 * 1024;
 const LOW_WATER = 256 * 1024;
@@ -31,6 +35,11 @@ export class FdWriter {
 
   write(bytes: Buffer): void {
     if (this.broken || bytes.length === 0) return;
+    if (!this.writing) {
+      const written = this.writeNow(bytes);
+      if (written === bytes.length || this.broken) return;
+      bytes = bytes.subarray(written);
+    }
     this.queue.push(bytes);
     this.queuedBytes += bytes.length;
     if (!this.full && this.queuedBytes > HIGH_WATER) this.setFull(true);
@@ -41,6 +50,28 @@ export class FdWriter {
   flush(): Promise<void> {
     if (!this.writing) return Promise.resolve();
     return new Promise((resolve) => this.drained.push(resolve));
+  }
+
+  /** Writes what the descriptor takes now; returns how much that was (less after EAGAIN). */
+  private writeNow(bytes: Buffer): number {
+    let offset = 0;
+    while (offset < bytes.length) {
+      try {
+        offset += writeSync(this.fd, bytes, offset);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') this.breakDown();
+        return offset;
+      }
+    }
+    return offset;
+  }
+
+  /** The terminal is gone (EPIPE, EIO): nothing more can be shown; the child keeps running. */
+  private breakDown(): void {
+    this.broken = true;
+    this.queue = [];
+    this.queuedBytes = 0;
+    if (this.full) this.setFull(false);
   }
 
   private setFull(full: boolean): void {
@@ -67,11 +98,7 @@ export class FdWriter {
         return;
       }
       if (error) {
-        // The terminal is gone (EPIPE, EIO): nothing more can be shown; the child keeps running.
-        this.broken = true;
-        this.queue = [];
-        this.queuedBytes = 0;
-        if (this.full) this.setFull(false);
+        this.breakDown();
         this.writeNext();
         return;
       }

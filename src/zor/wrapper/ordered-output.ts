@@ -12,14 +12,16 @@ export class OrderedOutput {
 
   constructor(private readonly write: (bytes: Buffer) => void) {}
 
-  childOutput(chunk: Uint8Array): void {
+  /** Hands the chunk on; returns where its trailing plain run begins (EscapeBoundary.feed). */
+  childOutput(chunk: Uint8Array): number {
     this.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    this.boundary.feed(chunk);
+    const plainFrom = this.boundary.feed(chunk);
     if (this.boundary.atBoundary && this.pendingInjections.length > 0) {
       const queued = this.pendingInjections.join('');
       this.pendingInjections = [];
       this.write(Buffer.from(queued, 'utf8'));
     }
+    return plainFrom;
   }
 
   /** Writes zor's own bytes now if the stream is between sequences, else after the next chunk that is. */

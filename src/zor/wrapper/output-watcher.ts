@@ -1,8 +1,8 @@
 /**
- * The wrapper's view of the child's output: every chunk goes to stdout first, then to an
- * @xterm/headless terminal, and once parsed the detector steps and the announcer emits. It also
- * schedules the detector's timed steps (holds, probes, heartbeats) and pauses the child when
- * stdout or the parser fall behind.
+ * The wrapper's detection side: the child's output, already on its way to stdout (output-relay.ts),
+ * goes (off the output path, parse-feed.ts) to an @xterm/headless terminal, and once parsed the
+ * detector steps and the announcer emits. It also schedules the detector's timed steps (holds,
+ * probes, heartbeats) and pauses the child when the parser falls behind.
  */
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { Terminal } from '@xterm/headless';
@@ -11,21 +11,19 @@ import { Detector, type DetectorOptions } from '../detector';
 import { XtermScreenView } from '../screen/xterm-screen-view';
 import type { Announcer } from './announcer';
 import { dumpFixture } from './fixture-dump';
-import { FdWriter } from './fd-writer';
-import { OrderedOutput } from './ordered-output';
+import type { OutputParser, PauseReason } from './output-relay';
+import { ParseFeed, scrollbackFor } from './parse-feed';
 
 /** Above this much unparsed output the child is paused; xterm discards beyond 50 MB pending. */
 const PARSE_HIGH_WATER = 4 * 1024 * 1024;
 const PARSE_LOW_WATER = 1024 * 1024;
-/** The stdout zor writes the child's output to. */
-const STDOUT_FD = 1;
-
-export type PauseReason = 'stdout' | 'parser';
 
 export interface OutputWatcherOptions {
   readonly cols: number;
   readonly rows: number;
   readonly detector: Omit<DetectorOptions, 'screen' | 'now'>;
+  /** Writes zor's own bytes to stdout between escape sequences. */
+  readonly inject: (text: string) => void;
   /** Builds the announcer once the watcher can take injections. */
   readonly announcer: (inject: (text: string) => void, childTitle: () => string) => Announcer;
   /** Stop (true) or restart (false) reading the child, for one reason among several. */
@@ -33,22 +31,15 @@ export interface OutputWatcherOptions {
   readonly debug: ((line: string) => void) | undefined;
 }
 
-function scrollbackFor(rows: number): number {
-  // The detection window reaches into scrollback by up to a screenful.
-  return Math.max(rows * 2, 100);
-}
-
-export class OutputWatcher {
+export class OutputWatcher implements OutputParser {
   private readonly terminal: Terminal;
   private readonly screen: XtermScreenView;
   private readonly detector: Detector;
-  private readonly stdout: FdWriter;
-  private readonly output: OrderedOutput;
+  private readonly feed: ParseFeed;
   readonly announcer: Announcer;
   private timer: NodeJS.Timeout | undefined;
   private stepQueued = false;
   private finished = false;
-  private unparsed = 0;
   private dumps = 0;
 
   constructor(private readonly options: OutputWatcherOptions) {
@@ -62,12 +53,11 @@ export class OutputWatcher {
     this.terminal.unicode.activeVersion = '11';
     this.screen = new XtermScreenView(this.terminal);
     this.detector = new Detector({ ...options.detector, screen: this.screen, now: performance.now() });
-    this.stdout = new FdWriter(STDOUT_FD, (full) => options.pause('stdout', full));
-    this.output = new OrderedOutput((bytes) => this.stdout.write(bytes));
-    this.announcer = options.announcer(
-      (text) => this.output.inject(text),
-      () => this.screen.title(),
-    );
+    this.feed = new ParseFeed(this.terminal, () => {
+      if (this.feed.unparsed < PARSE_LOW_WATER) this.options.pause('parser', false);
+      this.queueStep();
+    });
+    this.announcer = options.announcer(options.inject, () => this.screen.title());
     this.terminal.onTitleChange(() => this.announcer.childSetTitle(this.screen.title()));
     const debug = options.debug;
     if (debug !== undefined) {
@@ -86,20 +76,13 @@ export class OutputWatcher {
     this.step();
   }
 
-  childOutput(chunk: Buffer): void {
-    this.output.childOutput(chunk);
-    this.unparsed += chunk.length;
-    if (this.unparsed > PARSE_HIGH_WATER) this.options.pause('parser', true);
-    this.terminal.write(chunk, () => {
-      this.unparsed -= chunk.length;
-      if (this.unparsed < PARSE_LOW_WATER) this.options.pause('parser', false);
-      this.queueStep();
-    });
+  childOutput(chunk: Buffer, plainFrom: number): void {
+    this.feed.push(chunk, plainFrom);
+    if (this.feed.unparsed > PARSE_HIGH_WATER) this.options.pause('parser', true);
   }
 
   resize(cols: number, rows: number): void {
-    this.terminal.resize(cols, rows);
-    this.terminal.options.scrollback = Math.max(scrollbackFor(rows), this.terminal.options.scrollback ?? 0);
+    this.feed.resize(cols, rows);
   }
 
   /** Writes a fixture of what the rules see now (SIGUSR1) and returns its path. */
@@ -115,12 +98,13 @@ export class OutputWatcher {
     );
   }
 
-  /** The child has exited: stop stepping, let the announcer close, and flush stdout. */
-  async finish(exit: { readonly code: number | null; readonly signal?: string | undefined }): Promise<void> {
+  /** The child has exited: stop stepping and let the announcer close. */
+  finish(exit: { readonly code: number | null; readonly signal?: string | undefined }): void {
     this.finished = true;
     clearTimeout(this.timer);
     this.announcer.childExited(exit);
-    await this.stdout.flush();
+    this.options.debug?.(`parsed ${this.feed.parsed} of ${this.feed.received} output bytes`);
+    this.feed.dispose();
     this.screen.dispose();
     this.terminal.dispose();
   }

@@ -4,19 +4,16 @@
  * terminal: it sets no TERM, answers no query and tracks no keyboard protocol; the real terminal
  * does all of that, and the child's queries and their answers pass through both ways.
  */
+import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
-import { basename } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { openEventSink, type EventSink } from '../emit/event-sink';
-import { TitleRewriter, type TitleMode } from '../emit/title-rewriter';
-import { AgentProbe } from '../ident/agent-probe';
-import { platformProcessTable } from '../ident/platform-process-table';
+import type { TitleMode } from '../emit/title-rewriter';
+import { userRulesDir } from '../rules/rule-dirs';
 import { findSet, type RuleSet } from '../rules/rule-set';
-import { loadRules } from '../rules/sources';
-import { Announcer } from './announcer';
 import { ChildPty } from './child-pty';
 import { resolveCommand } from './command-path';
-import { OutputWatcher, type PauseReason } from './output-watcher';
+import { OutputRelay, type PauseReason } from './output-relay';
+import type { OutputWatcher } from './output-watcher';
 import { RawTerminalMode } from './terminal-mode';
 import { copyWindowSize, DEFAULT_WINDOW_SIZE, type WindowSize } from './window-size';
 
@@ -51,6 +48,9 @@ export class WrapperError extends Error {
   }
 }
 
+/** How long the child runs before detection is loaded (see runWrapper). */
+const DETECTION_DELAY_MS = 50;
+
 /** Signals zor passes on to the child rather than dying of them (the pty shields the child from them). */
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGQUIT'];
 
@@ -79,6 +79,8 @@ function rowsAndCols(fd: 0 | 1 | undefined): WindowSize {
 }
 
 function loadSets(ruleDirs: readonly string[], debug: ((line: string) => void) | undefined): RuleSet[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the rule schemas load only when needed (runWrapper)
+  const { loadRules } = require('../rules/sources') as typeof import('../rules/sources');
   const loaded = loadRules(ruleDirs);
   // A broken rule file must not stop the user's shell from starting.
   for (const error of loaded.errors) process.stderr.write(`zor: ${error.message}\n`);
@@ -102,8 +104,12 @@ class SignalHandlers {
 
 export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
   const debug = options.debug ? (line: string) => void process.stderr.write(`zor: ${line}\n`) : undefined;
-  const sets = loadSets(options.ruleDirs, debug);
-  const forcedSet = options.agent === undefined ? undefined : findSet(sets, options.agent);
+  // Rule files of the user's own load before the child starts, so a broken one is reported before
+  // the child draws anything (and --agent names a set that exists). The bundled rules alone load
+  // with detection.
+  const ownRules = options.agent !== undefined || options.ruleDirs.length > 0 || existsSync(userRulesDir());
+  let sets = ownRules ? loadSets(options.ruleDirs, debug) : undefined;
+  const forcedSet = options.agent === undefined ? undefined : findSet(sets ?? [], options.agent);
   if (options.agent !== undefined && forcedSet === undefined) {
     throw new WrapperError(`no rule set "${options.agent}"; \`zor agents\` lists the loaded ones`, 2);
   }
@@ -115,7 +121,7 @@ export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
     options.events === undefined ? undefined : openEventSink(options.events);
 
   const fd = terminalFd();
-  const size = rowsAndCols(fd);
+  let size = rowsAndCols(fd);
   const env: NodeJS.ProcessEnv = { ...process.env, ZOR_PID: String(process.pid) };
   if (forcedSet !== undefined) env.ZOR_AGENT = forcedSet.id;
   // The command goes to exec as given, so the child sees the argv[0] the user typed.
@@ -128,54 +134,51 @@ export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
     if (pauses.size > 0) child.pause();
     else child.resume();
   };
-  const table = forcedSet === undefined ? platformProcessTable() : undefined;
-  const commandSet = findSet(sets, basename(file!));
-  // Without a process table, the command zor was given is the only identification there is.
-  const forced = forcedSet ?? (table === undefined ? commandSet : undefined);
-  const output = new OutputWatcher({
-    cols: size.cols,
-    rows: size.rows,
-    detector: {
-      sets,
-      probe:
-        table === undefined
-          ? undefined
-          : new AgentProbe({
-              table,
-              sets,
-              child: child.pid,
-              now: performance.now(),
-              fallbackAgent: commandSet?.id,
-            }),
-      forcedAgent: forced === undefined ? undefined : { agent: forced.id, pid: child.pid },
-    },
-    announcer: (inject, childTitle) =>
-      new Announcer({
-        inject,
-        title: new TitleRewriter(options.title),
-        osc: options.osc,
-        sink,
-        debug,
-        childTitle,
-        wallClock: Date.now,
-      }),
-    pause: setPaused,
-    debug,
-  });
-  child.onOutput((chunk) => output.childOutput(chunk));
+  const relay = new OutputRelay(setPaused);
+  child.onOutput((chunk) => relay.childOutput(chunk));
 
-  const applySize = (): void => {
-    const ptyPath = child.ptyPath;
-    // One ioctl with pixels when perl can do it; otherwise rows and columns through node-pty.
-    const copied = fd !== undefined && ptyPath !== undefined ? copyWindowSize(fd, ptyPath) : undefined;
-    const current = copied ?? rowsAndCols(fd);
-    if (copied === undefined) child.resize(current.cols, current.rows);
-    output.resize(current.cols, current.rows);
+  let detection: OutputWatcher | undefined;
+  const startDetecting = (): OutputWatcher => {
+    if (detection !== undefined) return detection;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded late on purpose (detection.ts)
+    const { startDetection } = require('./detection') as typeof import('./detection');
+    sets ??= loadSets(options.ruleDirs, debug);
+    detection = startDetection({
+      sets,
+      forcedSet,
+      file: file!,
+      childPid: child.pid,
+      size,
+      inject: (text) => relay.inject(text),
+      pause: setPaused,
+      title: options.title,
+      osc: options.osc,
+      sink,
+      debug,
+    });
+    relay.attach(detection);
+    return detection;
   };
-  applySize();
 
   const terminalMode = new RawTerminalMode(process.stdin);
+  let sizing: Promise<void> = Promise.resolve();
+  const applySize = (rawOutput: boolean): void => {
+    // One after the other, so the last size read is the one applied.
+    sizing = sizing.then(async () => {
+      const ptyPath = child.ptyPath;
+      // One ioctl with pixels when perl can do it; otherwise rows and columns through node-pty.
+      const copied =
+        fd !== undefined && ptyPath !== undefined ? await copyWindowSize(fd, ptyPath, rawOutput) : undefined;
+      if (copied === undefined && rawOutput) terminalMode.rawOutput();
+      size = copied ?? rowsAndCols(fd);
+      if (copied === undefined) child.resize(size.cols, size.rows);
+      detection?.resize(size.cols, size.rows);
+    });
+    // Until output processing is off, output would not reach the terminal byte for byte.
+    if (rawOutput) relay.holdUntil(sizing);
+  };
   terminalMode.enter();
+  applySize(terminalMode.applies);
   const stdin = process.stdin;
   const forwardInput = (data: Buffer): void => child.write(data);
   const endOfInput = (): void => {
@@ -187,20 +190,33 @@ export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
 
   const signals = new SignalHandlers();
   for (const signal of FORWARDED_SIGNALS) signals.on(signal, () => child.kill(signal));
-  signals.on('SIGWINCH', applySize);
+  signals.on('SIGWINCH', () => applySize(false));
   // After a stop (`kill -STOP`, then `fg`) the shell may have reset the terminal's modes.
-  signals.on('SIGCONT', () => terminalMode.enter());
+  signals.on('SIGCONT', () => {
+    terminalMode.enter();
+    applySize(terminalMode.applies);
+  });
   signals.on('SIGUSR1', () => {
-    const path = output.dumpFixture();
+    const path = startDetecting().dumpFixture();
     debug?.(`fixture written to ${path}`);
   });
-  output.start();
+  // Event lines and --debug report from the start. Otherwise detection waits a moment: a child
+  // that is gone by then could not have been seen in any state (the detector needs several
+  // looks 100 ms apart to change one), and one that runs on loses nothing, since the output it
+  // wrote meanwhile is kept for the parser.
+  const detectionDelay =
+    sink !== undefined || debug !== undefined ? undefined : setTimeout(startDetecting, DETECTION_DELAY_MS);
+  if (detectionDelay === undefined) startDetecting();
 
   const exit = await child.exited;
+  clearTimeout(detectionDelay);
+  // The terminal's mode is restored below: not before perl has finished changing it.
+  await sizing;
   const signal = signalName(exit.signal);
   // A signal without a name here still ends zor the way a shell reports it: 128 + its number.
   const code = exit.code ?? 128 + (exit.signal ?? 0);
-  await output.finish({ code: signal === undefined ? code : null, signal });
+  detection?.finish({ code: signal === undefined ? code : null, signal });
+  await relay.flush();
   signals.removeAll();
   stdin.off('data', forwardInput);
   stdin.off('end', endOfInput);

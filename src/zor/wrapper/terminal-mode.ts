@@ -18,16 +18,24 @@ export class RawTerminalMode {
     return this.stdin.isTTY === true;
   }
 
+  /**
+   * Raw input. Node's raw mode keeps output processing (OPOST, ONLCR), so the terminal would turn
+   * the child's "\r\n" into "\r\r\n"; a wrapper passes bytes exactly, so the caller turns that
+   * off right after (window-size.ts does it in the process it starts anyway, else
+   * `rawOutput`). setRawMode(false) puts back the mode saved before the first setRawMode, OPOST
+   * included, so this must come first.
+   */
   enter(): void {
     if (!this.applies) return;
     this.stdin.setRawMode?.(true);
-    // Node's raw mode keeps output processing (OPOST, ONLCR), so the terminal would turn the
-    // child's "\r\n" into "\r\r\n"; a wrapper passes bytes exactly, so turn it off as cfmakeraw
-    // does. setRawMode(false) puts back the mode saved before the first setRawMode, OPOST included.
-    spawnSync('stty', ['-opost'], { stdio: [0, 'ignore', 'ignore'] });
     // process.exit and an uncaught exception both pass through 'exit': the terminal is never left raw.
     process.off('exit', this.restoreOnExit);
     process.on('exit', this.restoreOnExit);
+  }
+
+  /** Output processing off, as cfmakeraw does, with stty. */
+  rawOutput(): void {
+    if (this.applies) spawnSync('stty', ['-opost'], { stdio: [0, 'ignore', 'ignore'] });
   }
 
   restore(): void {

@@ -11,7 +11,7 @@ import { REPO } from './paths';
  * named by a hash of the sources so parallel suites share one bundle and a change rebuilds it.
  */
 const CACHE = join(REPO, 'node_modules', '.cache', 'zor-test');
-const SOURCES = [join(REPO, 'src', 'zor'), join(REPO, 'src', 'commands', 'zor')];
+const SOURCES = [join(REPO, 'src', 'zor'), join(REPO, 'src', 'pty'), join(REPO, 'src', 'commands', 'zor')];
 /** Bundles of older sources are removed once they are this old (a suite elsewhere may still use one). */
 const STALE_MS = 10 * 60 * 1000;
 
