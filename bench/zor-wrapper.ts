@@ -2,8 +2,8 @@
  * The wrapper's cost. Bulk output: `seq 1 3000000` in a 200×50 pty, bare and under `zor --`, from
  * spawn until the pty closes with every byte read; util-linux `script` (a pty-in-a-pty wrapper in
  * C that parses nothing) runs alongside as the floor any pty wrapper pays on this machine. Start:
- * `zor -- true` against `node -e 0`, through bin/zor as shipped and through the oclif-free start
- * (src/zor/cli/fast-start.ts) as bin/zor would call it. Runs are interleaved and each figure is a
+ * `zor -- true` against `node -e 0`, through bin/zor as shipped (its wrapper form runs without
+ * oclif, src/client/cli/zor-fast-path.ts). Runs are interleaved and each figure is a
  * median. Targets (issue 11): overhead ≤ 25 % (goal 10 %), start ≤ 1.5 × node.
  *
  * Both run the build (dist/) through bin/zor, as a user does. Run as `npm run bench -- z2`, or in
@@ -11,7 +11,6 @@
  * tree): `node -r ./scripts/capture-register.js bench/run.ts z2`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as pty from 'node-pty';
@@ -25,7 +24,6 @@ const TARGET_OVERHEAD = 0.25;
 const GOAL_OVERHEAD = 0.1;
 const TARGET_START = 1.5;
 const BIN_ZOR = join(repoRoot, 'bin', 'zor');
-const FAST_START = join(repoRoot, 'dist', 'zor', 'cli', 'fast-start.js');
 
 interface Run {
   readonly ms: number;
@@ -76,7 +74,6 @@ export const zorWrapper: Benchmark = {
     const lines = options.quick ? 300_000 : 3_000_000;
     const repetitions = options.quick ? 1 : 5;
     const seq = ['seq', ['1', String(lines)]] as const;
-    if (!existsSync(FAST_START)) throw new Error(`${FAST_START} is missing: run \`npm run build\` first`);
     const sides: { name: string; command: readonly [string, readonly string[]] }[] = [
       { name: 'bare', command: seq },
       ...(hasScript()
@@ -96,12 +93,10 @@ export const zorWrapper: Benchmark = {
     const bare = medianOf('bare');
     const overhead = medianOf('zor') / bare - 1;
 
-    const fastEntry = `require(${JSON.stringify(FAST_START)}).startWrapper(process.argv.slice(1)) || process.exit(99)`;
     const starts = await startTimes(
       [
         { name: 'node -e 0', command: [process.execPath, '-e', '0'] },
         { name: 'bin/zor -- true', command: [BIN_ZOR, '--', 'true'] },
-        { name: 'fast start -- true', command: [process.execPath, '-e', fastEntry, '--', 'true'] },
       ],
       options.quick ? 3 : 15,
     );
@@ -114,7 +109,7 @@ export const zorWrapper: Benchmark = {
       method: [
         `\`seq 1 ${lines}\` in a ${COLS}×${ROWS} pty read by node-pty, from spawn to close; median of ${repetitions} interleaved runs`,
         'script(1) is a C pty wrapper that parses nothing: the floor for any pty-in-a-pty here',
-        `start: each command alone in a pty until it closes, median of ${options.quick ? 3 : 15} interleaved runs; the fast start is src/zor/cli/fast-start.ts called as bin/zor would call it`,
+        `start: each command alone in a pty until it closes, median of ${options.quick ? 3 : 15} interleaved runs; bin/zor takes the oclif-free path for the wrapper form (src/client/cli/zor-fast-path.ts)`,
       ],
       tables: [
         {
@@ -138,7 +133,7 @@ export const zorWrapper: Benchmark = {
         },
         {
           target: `\`zor -- true\` ≤ ${TARGET_START} × \`node -e 0\``,
-          measured: `${startRatio('bin/zor -- true').toFixed(2)}× (fast start ${startRatio('fast start -- true').toFixed(2)}×)`,
+          measured: `${startRatio('bin/zor -- true').toFixed(2)}×`,
           met: startRatio('bin/zor -- true') <= TARGET_START,
         },
       ],

@@ -31,7 +31,7 @@
  */
 import { readSync, writeSync } from 'node:fs';
 import * as nodePty from 'node-pty';
-import { isAlive } from './is-alive';
+import { isAlive } from '../process-alive';
 
 /** How the child ended: an exit code, or the number of the signal that killed it. */
 export interface PtyExit {

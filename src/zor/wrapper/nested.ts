@@ -4,7 +4,6 @@
  * pty or emulator. `ZOR_PID` in the environment names the outer wrapper.
  */
 import { spawn } from 'node:child_process';
-import { isAlive } from '../../pty/is-alive';
 import type { ChildExit } from './run-wrapper';
 import { isAlive } from '../../process-alive';
 

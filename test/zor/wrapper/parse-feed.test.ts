@@ -6,7 +6,7 @@ import { EscapeBoundary } from '../../../src/zor/wrapper/escape-boundary';
 import { ParseFeed, scrollbackFor } from '../../../src/zor/wrapper/parse-feed';
 import { lineFeedsToKeep, trimPlainRun } from '../../../src/zor/wrapper/plain-run';
 import { feed, makeTerminal } from '../support/terminal';
-import { waitFor } from '../support/wait-for';
+import { until } from '../../helpers/wait-for';
 
 const COLS = 40;
 const ROWS = 10;
@@ -40,7 +40,7 @@ async function both(chunks: readonly Buffer[]): Promise<{ skipped: string; whole
   const boundary = new EscapeBoundary();
   for (const chunk of chunks) parseFeed.push(chunk, boundary.feed(chunk));
   await feed(reference, Buffer.concat(chunks));
-  await waitFor(() => parseFeed.unparsed === 0, 'the feed to parse everything');
+  await until(() => parseFeed.unparsed === 0, 10_000, 'the feed to parse everything');
   const result = { skipped: snapshot(skipping), whole: snapshot(reference), parsed: parseFeed.parsed };
   parseFeed.dispose();
   skipping.dispose();
@@ -150,7 +150,7 @@ describe('the wrapper parse feed', () => {
     reference.resize(COLS, ROWS * 3);
     reference.options.scrollback = scrollbackFor(ROWS * 3);
     await feed(reference, after);
-    await waitFor(() => parseFeed.unparsed === 0, 'the feed to parse everything');
+    await until(() => parseFeed.unparsed === 0, 10_000, 'the feed to parse everything');
     expect(snapshot(skipping)).toBe(snapshot(reference));
     parseFeed.dispose();
     skipping.dispose();
