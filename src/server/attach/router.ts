@@ -43,8 +43,13 @@ async function* frames(
       await session.changed(signal);
       if (signal?.aborted) return;
       await writable();
-      const wait = last + FRAME_INTERVAL_MS - performance.now();
-      if (wait > 0) await sleep(wait, signal);
+      // Timers fire on libuv's whole-millisecond clock, up to 1 ms before a fractional deadline:
+      // wait again until the interval has really passed, or a client gets a little over 60 a second.
+      for (let wait = last + FRAME_INTERVAL_MS - performance.now(); wait > 0;) {
+        await sleep(Math.ceil(wait), signal);
+        if (signal?.aborted) return;
+        wait = last + FRAME_INTERVAL_MS - performance.now();
+      }
       if (signal?.aborted) return;
       const frame = hub.frame(session);
       if (!frame) continue;
