@@ -3,7 +3,8 @@ import * as path from 'node:path';
 
 /**
  * The repository root. The bench runs both from `bench/` (type-checked in place) and from a bundle
- * somewhere under `node_modules/.cache`, so the root is found by walking up to fux's package.json.
+ * somewhere under `node_modules/.cache`; without npm's word for it, the root is found by walking up
+ * to fux's package.json.
  */
 function findRoot(start: string): string {
   for (let dir = start; ; dir = path.dirname(dir)) {
@@ -16,7 +17,10 @@ function findRoot(start: string): string {
   }
 }
 
-export const repoRoot = findRoot(__dirname);
+// `npm run bench` names the package it runs for; the bundle's own path may not be in that tree
+// (a git worktree whose node_modules links to another checkout would find that checkout).
+const npmPackage = process.env.npm_package_json;
+export const repoRoot = npmPackage ? path.dirname(npmPackage) : findRoot(__dirname);
 export const fuxBin = path.join(repoRoot, 'bin', 'fux');
 export const serverMain = path.join(repoRoot, 'dist', 'server', 'main.js');
 export const tmuxBin = '/usr/bin/tmux';
