@@ -13,8 +13,11 @@ afterEach(() => home.close());
 
 test('a pane writing /dev/urandom for 10 seconds: no crash, and another pane keeps echoing', async () => {
   await fux.workspace.new.mutate({ name: 'main', cols: 200, rows: 50 });
+  // Random bytes leave the terminal in a random state: inside a string sequence that swallows what
+  // follows, or with DEC line drawing as the charset, which draws `urandom-done` as glyphs. CAN
+  // ends any sequence and RIS resets the charsets before the marker, as a user's `reset` would.
   const noisy = await fux.new.mutate({
-    argv: ['sh', '-c', 'timeout 10 cat /dev/urandom; echo urandom-done; sleep 30'],
+    argv: ['sh', '-c', 'timeout 10 cat /dev/urandom; printf "\\030\\033c"; echo urandom-done; sleep 30'],
   });
   const quiet = await fux.new.mutate({ argv: ['cat'] });
   // Echo round trips through the quiet pane while the noisy one floods; count them.
