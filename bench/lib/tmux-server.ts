@@ -5,6 +5,7 @@ import { resident, type Resident } from './memory';
 import { tmuxBin } from './repo';
 import { TmuxControl } from './tmux-control';
 import { until } from './wait';
+import { isAlive } from '../../src/process-alive';
 
 const run = promisify(execFile);
 
@@ -97,14 +98,5 @@ export class TmuxServer {
       return; // already gone
     }
     await until(() => (isAlive(this.pid) ? undefined : true), `tmux server ${this.pid} to exit`, 10_000, 20);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }

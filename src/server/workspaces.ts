@@ -4,7 +4,7 @@ import { popupSize, Workspace, type PaneEntry, type PopupEntry, type Size, type 
 import { FuxError, noWorkspace } from './errors';
 import type { EventBus } from './events';
 import { encodeKeys } from '../protocol/send-keys';
-import { TERMINAL_ENV, fuxEnv } from '../protocol/env';
+import { fuxEnv } from '../protocol/env';
 import type { AgentDetection } from './agent/agent-detection';
 import { merge, noChange, type Change } from './change';
 import { Publisher, type WorkspaceWatcher } from './publish';
@@ -197,11 +197,7 @@ export class Workspaces {
       : this.settings.defaultCommand.length
         ? this.settings.defaultCommand
         : [launch.env.SHELL || '/bin/sh'];
-    const env = fuxEnv(
-      launch.env,
-      { socket: this.settings.socket, workspace: ws.name, pane: fuxPane },
-      TERMINAL_ENV,
-    );
+    const env = fuxEnv(launch.env, { socket: this.settings.socket, workspace: ws.name, pane: fuxPane });
     try {
       const pane = Pane.spawn({
         argv,

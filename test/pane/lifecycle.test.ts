@@ -2,6 +2,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pane } from '../../src/server/pane';
+import { isAlive } from '../../src/process-alive';
 import { disposeAll, exited, screen, shPane, testEnv, untilShown } from './pane-harness';
 
 afterEach(disposeAll);
@@ -84,8 +85,8 @@ describe('a pane running a program', () => {
     const pid = pane.pid;
     pane.dispose();
     const deadline = Date.now() + 10_000;
-    while (processExists(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    expect(processExists(pid)).toBe(false);
+    while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(isAlive(pid)).toBe(false);
     expect(events).toEqual([]);
   });
 });
@@ -143,12 +144,3 @@ describe('starting a pane', () => {
     pane.dispose();
   });
 });
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

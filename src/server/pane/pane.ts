@@ -11,6 +11,7 @@ import { PtyProcess, type PaneExit } from './pty-process';
 import { Scrollback } from './scrollback';
 import { sanitizeTitle } from './title';
 import { TypedEmitter } from './typed-emitter';
+import { TERMINAL_ENV } from '../../protocol/env';
 
 export interface PaneSpawn {
   argv: string[];
@@ -97,7 +98,7 @@ export class Pane extends TypedEmitter<PaneEvents> {
           args,
           cwd: opts.cwd,
           // The program talks to xterm.js, whatever terminal the caller sits in.
-          env: { ...opts.env, TERM: 'xterm-256color', COLORTERM: 'truecolor' },
+          env: { ...opts.env, ...TERMINAL_ENV },
           cols: opts.cols,
           rows: opts.rows,
         },
