@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { agentState } from '../protocol/agent-state';
 import { eventTypes, exitStatus, visibleFlags } from './events';
+import { CHOICE_PATTERN } from '../zor';
 
 /** Input and output shapes of the control API. The router, the client's types and docs/protocol.md all come from these. */
 
@@ -62,6 +63,18 @@ export const inputs = {
       .describe('key names (Enter, C-c, Up…) or text with \\x1b-style escapes'),
     literal: z.boolean().optional().describe('send every argument as it is: no key names, no escapes'),
   }),
+  answer: z.object({
+    workspace: workspaceName,
+    id: paneId,
+    choice: z
+      .string()
+      .regex(CHOICE_PATTERN, {
+        error: (issue) =>
+          `unknown choice ${JSON.stringify(issue.input)}: answer yes, no, always or an option number (1-99)`,
+      })
+      .describe('yes (the plain accept), always (accept and stop asking), no (decline), or an option number'),
+  }),
+  prompt: z.object({ workspace: workspaceName, id: paneId }),
   capture: z.object({
     workspace: workspaceName,
     id: paneId,
@@ -182,6 +195,13 @@ export const workspaceInfo = z.object({
   panes: z.array(paneInfo),
 });
 
+/** One option of a blocked pane's prompt, as drawn. */
+export const promptOption = z.object({
+  number: z.number().describe('as drawn: 2 for "2. Yes, and don\'t ask again…"'),
+  label: z.string().describe("the option's text on its first line"),
+  cursor: z.boolean().describe('the cursor is on it'),
+});
+
 export const outputs = {
   list: z.object({ workspaces: z.array(workspaceInfo) }),
   opened: z.object({ id: paneId, workspace: z.string(), tab: z.number(), pid: z.number() }),
@@ -191,6 +211,15 @@ export const outputs = {
   popup: z.object({ id: paneId, exit: exitStatus }),
   resize: z.object({ changed: z.boolean() }),
   sendKeys: z.object({ bytes: z.number() }),
+  prompt: z.object({
+    rule: z.string().describe('the blocked rule that recognised the prompt'),
+    options: z.array(promptOption),
+  }),
+  answer: z.object({
+    option: promptOption.describe('the option chosen'),
+    keys: z.array(z.string()).describe('the keys sent, as send-keys names'),
+    bytes: z.number(),
+  }),
   capture: z.object({
     text: z.string(),
     lines: z.number(),
