@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { agentState } from '../protocol/agent-state';
 import { eventTypes, exitStatus, visibleFlags } from './events';
 import { CHOICE_PATTERN } from '../zor';
+import { promptOption, promptSchema } from '../protocol/attach';
 
 /** Input and output shapes of the control API. The router, the client's types and docs/protocol.md all come from these. */
 
@@ -195,13 +196,6 @@ export const workspaceInfo = z.object({
   panes: z.array(paneInfo),
 });
 
-/** One option of a blocked pane's prompt, as drawn. */
-export const promptOption = z.object({
-  number: z.number().describe('as drawn: 2 for "2. Yes, and don\'t ask again…"'),
-  label: z.string().describe("the option's text on its first line"),
-  cursor: z.boolean().describe('the cursor is on it'),
-});
-
 export const outputs = {
   list: z.object({ workspaces: z.array(workspaceInfo) }),
   opened: z.object({ id: paneId, workspace: z.string(), tab: z.number(), pid: z.number() }),
@@ -211,10 +205,7 @@ export const outputs = {
   popup: z.object({ id: paneId, exit: exitStatus }),
   resize: z.object({ changed: z.boolean() }),
   sendKeys: z.object({ bytes: z.number() }),
-  prompt: z.object({
-    rule: z.string().describe('the blocked rule that recognised the prompt'),
-    options: z.array(promptOption),
-  }),
+  prompt: promptSchema,
   answer: z.object({
     option: promptOption.describe('the option chosen'),
     keys: z.array(z.string()).describe('the keys sent, as send-keys names'),

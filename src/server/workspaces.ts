@@ -7,7 +7,7 @@ import { encodeKeys } from '../protocol/send-keys';
 import { fuxEnv } from '../protocol/env';
 import type { AgentDetection } from './agent/agent-detection';
 import { planAnswer, visiblePrompt } from './agent/prompt-answer';
-import type { PromptOption } from '../zor';
+import type { PromptOption, PromptOptions } from '../protocol/attach';
 import { merge, noChange, type Change } from './change';
 import { Publisher, type WorkspaceWatcher } from './publish';
 
@@ -271,7 +271,7 @@ export class Workspaces {
   }
 
   /** The options of the prompt a blocked pane shows (refused when it shows none). */
-  prompt(wsName: string | undefined, id: PaneId): { rule: string; options: PromptOption[] } {
+  prompt(wsName: string | undefined, id: PaneId): PromptOptions {
     const ws = this.get(wsName);
     const prompt = visiblePrompt(ws.entry(id), ws.name);
     return { rule: prompt.rule, options: [...prompt.options] };
