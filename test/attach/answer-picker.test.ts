@@ -1,7 +1,8 @@
 /**
  * Prefix `a` in a real terminal (tmux as the user's terminal, as in outer-tmux.test.ts) on a pane
  * where the real Claude Code, offline against the fake model server, waits on a permission
- * prompt: the picker lists the prompt's options, and Enter on one answers it.
+ * prompt: the picker lists the prompt's options, and Enter on one answers it. Attached on the
+ * server's own machine, and from another fux home over iroh (`fux connect`), as a phone would.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -19,51 +20,74 @@ if ('missing' in claude) console.warn(`skipping the answer picker test: ${claude
 
 /** Every wait below is a condition; this only bounds a hung agent. */
 const STEP_MS = 30_000;
-const WORKSPACE = 'w-answer';
+/** Remote attach on loopback, with relays and discovery off (as test/remote/cli.test.ts). */
+const OFFLINE = { FUX_IROH_RELAY: 'disabled', FUX_IROH_BIND: '127.0.0.1:0' };
 
-let home: FuxHome | undefined;
+let homes: FuxHome[] = [];
 let outer: OuterTmux | undefined;
 let model: FakeModelServer | undefined;
 let run: ClaudeRun | undefined;
 afterEach(async () => {
   outer?.kill();
-  await home?.close();
+  for (const home of homes) await home.close();
+  homes = [];
   await model?.close();
   await run?.sandbox.remove();
 });
 
+function offlineHome(): FuxHome {
+  const home = new FuxHome();
+  Object.assign(home.env, OFFLINE);
+  homes.push(home);
+  return home;
+}
+
+function ok(home: FuxHome, args: string[]): string {
+  const r = home.cli(args);
+  if (r.code !== 0) throw new Error(`fux ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+/** The terminal the user attaches from, and the command it runs: `fux main` here, `fux connect` elsewhere. */
+function attachFrom(
+  server: FuxHome,
+  how: 'here' | 'remote',
+): { dir: string; env: Record<string, string>; command: string } {
+  if (how === 'here')
+    return { dir: server.dir, env: server.env, command: `${process.execPath} ${fuxBin} main` };
+  const laptop = offlineHome();
+  ok(server, ['allow', ok(laptop, ['id'])]);
+  const ticket = ok(server, ['id', '--ticket']);
+  return { dir: laptop.dir, env: laptop.env, command: `${process.execPath} ${fuxBin} connect ${ticket}` };
+}
+
 describe('the answer picker', () => {
-  live(
-    "prefix a lists a blocked Claude Code's options and Enter answers it; on a pane that is not blocked it says so",
-    async () => {
+  live.each(['here', 'remote'] as const)(
+    "attached %s, prefix a lists a blocked Claude Code's options and Enter answers it; on a pane that is not blocked it says so",
+    async (how) => {
       if ('missing' in claude) return;
       model = await FakeModelServer.start();
       run = await prepareClaude({ bin: claude.bin, origin: model.origin, cols: 100, rows: 30 });
       const workdir = run.sandbox.workdir;
-      home = new FuxHome();
-      await home.startServer();
-      const fux: FuxClient = await home.client();
-      await fux.workspace.new.mutate({ name: WORKSPACE, cols: 100, rows: 30 });
-      const { id } = await fux.new.mutate({
-        workspace: WORKSPACE,
-        argv: [claude.bin],
-        cwd: workdir,
-        env: run.launch.env,
-      });
+      const server = offlineHome();
+      await server.startServer();
+      const fux: FuxClient = await server.client();
+      const { id } = await fux.new.mutate({ argv: [claude.bin], cwd: workdir, env: run.launch.env });
       const state = async () =>
-        (await fux.list.query({ workspace: WORKSPACE })).workspaces[0]?.panes.find((p) => p.id === id)?.state;
+        (await fux.list.query({})).workspaces[0]?.panes.find((p) => p.id === id)?.state;
       const reach = (want: string) =>
         until(async () => ((await state()) === want ? true : undefined), STEP_MS, `the pane ${want}`);
 
-      outer = new OuterTmux(home.dir, { ...home.env });
-      const t = outer.open('answer', 100, 32, `${process.execPath} ${fuxBin} ${WORKSPACE}`);
+      const from = attachFrom(server, how);
+      outer = new OuterTmux(from.dir, { ...from.env });
+      const t = outer.open('answer', 100, 32, from.command);
       await reach('idle');
       await outer.waitFor(t, (l) => l.some((x) => x.includes('? for shortcuts')), 'Claude Code attached');
 
       outer.keys(t, ['C-a', 'a']);
       await outer.waitFor(
         t,
-        (l) => l.some((x) => x.includes(`pane ${id} in workspace ${WORKSPACE} is not blocked on a prompt`)),
+        (l) => l.some((x) => x.includes(`pane ${id} in workspace main is not blocked on a prompt`)),
         'the refusal on an idle pane',
       );
 
