@@ -68,6 +68,37 @@ async function paneOf(launch: { file: string; cwd: string; env: Readonly<Record<
   return { fux, id, cli, screen, reach, submit };
 }
 
+type AgentPane = Awaited<ReturnType<typeof paneOf>> & {
+  readonly workdir: string;
+  readonly model: FakeModelServer;
+};
+
+/** The installed agent in a pane of a fresh server, offline against a fresh fake model, at its prompt. */
+async function agentAtPrompt(
+  agent: AgentName,
+  prepare: (bin: string, origin: string) => Promise<ClaudeRun | CodexRun>,
+): Promise<AgentPane> {
+  const found = findInstalledAgent(agent);
+  if ('missing' in found) throw new Error(found.missing);
+  const fake = await FakeModelServer.start();
+  model = fake;
+  const run = await prepare(found.bin, fake.origin);
+  const pane = await paneOf(run.launch);
+  await pane.reach('idle', `${agent} at its prompt`);
+  return { ...pane, workdir: run.sandbox.workdir, model: fake };
+}
+
+/** The approved tool made `file`, the agent went on to its reply, and it is back at its prompt. */
+async function toolRanAndAgentWentOn(pane: AgentPane, file: string, reply: string): Promise<void> {
+  await until(() => fs.existsSync(path.join(pane.workdir, file)) || undefined, STEP_MS, 'the command to run');
+  await until(
+    async () => (await pane.screen()).includes(reply) || undefined,
+    STEP_MS,
+    'the reply after the tool',
+  );
+  await pane.reach('idle', 'back at its prompt');
+}
+
 describe('fux answer', () => {
   test('refuses a pane that is not blocked, a pane that does not exist and a choice that is none', async () => {
     const { id, cli } = await paneOf({
@@ -93,13 +124,11 @@ describe('fux answer', () => {
   liveFor('claude')(
     'approves a real Claude Code command with yes and declines a file write with no',
     async () => {
-      const claude = findInstalledAgent('claude');
-      if ('missing' in claude) return;
-      model = await FakeModelServer.start();
-      claudeRun = await prepareClaude({ bin: claude.bin, origin: model.origin, cols: 120, rows: 40 });
-      const workdir = claudeRun.sandbox.workdir;
-      const { id, cli, screen, reach, submit } = await paneOf(claudeRun.launch);
-      await reach('idle', 'Claude Code at its prompt');
+      const pane = await agentAtPrompt('claude', async (bin, origin) => {
+        claudeRun = await prepareClaude({ bin, origin, cols: 120, rows: 40 });
+        return claudeRun;
+      });
+      const { id, cli, reach, submit, workdir, model } = pane;
 
       model.enqueue(
         claudeBash('touch made-by-claude.txt', 'Create a marker file'),
@@ -120,17 +149,7 @@ describe('fux answer', () => {
       const approved = cli('answer', String(id), 'yes');
       expect(approved.stderr).toBe('');
       expect(approved.stdout.trim()).toBe(`pane ${id}: chose 1. Yes`);
-      await until(
-        () => fs.existsSync(path.join(workdir, 'made-by-claude.txt')) || undefined,
-        STEP_MS,
-        'the command to run',
-      );
-      await until(
-        async () => (await screen()).includes('The marker is made.') || undefined,
-        STEP_MS,
-        'the reply after the tool',
-      );
-      await reach('idle', 'Claude Code back at its prompt');
+      await toolRanAndAgentWentOn(pane, 'made-by-claude.txt', 'The marker is made.');
 
       model.enqueue(claudeWrite(path.join(workdir, 'notes.txt'), 'Some notes.\n'), text('Left it alone.'));
       await submit('Write the notes');
@@ -154,13 +173,11 @@ describe('fux answer', () => {
   liveFor('codex')(
     'approves a real Codex command with always',
     async () => {
-      const codex = findInstalledAgent('codex');
-      if ('missing' in codex) return;
-      model = await FakeModelServer.start();
-      codexRun = await prepareCodex({ bin: codex.bin, origin: model.origin, cols: 120, rows: 40 });
-      const workdir = codexRun.sandbox.workdir;
-      const { id, cli, screen, reach, submit } = await paneOf(codexRun.launch);
-      await reach('idle', 'Codex at its prompt');
+      const pane = await agentAtPrompt('codex', async (bin, origin) => {
+        codexRun = await prepareCodex({ bin, origin, cols: 120, rows: 40 });
+        return codexRun;
+      });
+      const { id, cli, reach, submit, model } = pane;
 
       model.enqueue(
         codexExec('touch made-by-codex.txt', { escalated: true, justification: 'Create a marker file?' }),
@@ -176,17 +193,7 @@ describe('fux answer', () => {
         },
         keys: ['2'],
       });
-      await until(
-        () => fs.existsSync(path.join(workdir, 'made-by-codex.txt')) || undefined,
-        STEP_MS,
-        'the command to run',
-      );
-      await until(
-        async () => (await screen()).includes('The marker is made.') || undefined,
-        STEP_MS,
-        'the reply after the tool',
-      );
-      await reach('idle', 'Codex back at its prompt');
+      await toolRanAndAgentWentOn(pane, 'made-by-codex.txt', 'The marker is made.');
       expect(cli('answer', String(id), 'yes').stderr).toContain(
         'is not blocked on a prompt: it is idle (codex)',
       );
