@@ -1,9 +1,9 @@
 /**
  * What the attach client does with each input token: keys go to the focused pane (or the popup)
  * verbatim unless they are the prefix and a binding; the mouse focuses, scrolls, selects, or is
- * passed to a program that asked for it; overlays (help, the workspace picker) and copy mode take
- * the keys while they show. It talks to the server and the screen only through `ControllerDeps`,
- * so the same controller serves a local and a remote attach.
+ * passed to a program that asked for it; overlays (help, the workspace and answer pickers) and
+ * copy mode take the keys while they show. It talks to the server and the screen only through
+ * `ControllerDeps`, so the same controller serves a local and a remote attach.
  */
 import {
   DEFAULT_MODES,
