@@ -60,17 +60,17 @@ async function paneOf(launch: { file: string; cwd: string; env: Readonly<Record<
       });
     }
   };
-  const submit = async (prompt: string): Promise<void> => {
-    expect(cli('send-keys', String(id), prompt).code).toBe(0);
-    await until(async () => (await screen()).includes(prompt) || undefined, STEP_MS, `"${prompt}" typed`);
-    expect(cli('send-keys', String(id), 'Enter').code).toBe(0);
-  };
-  return { fux, id, cli, screen, reach, submit };
+  return { fux, id, cli, screen, reach };
 }
+
+/** How often Enter is pressed again while a typed prompt has not reached the model. */
+const ENTER_AGAIN_MS = 2000;
 
 type AgentPane = Awaited<ReturnType<typeof paneOf>> & {
   readonly workdir: string;
   readonly model: FakeModelServer;
+  /** Types a prompt and presses Enter until the model is asked. */
+  submit(prompt: string): Promise<void>;
 };
 
 /** The installed agent in a pane of a fresh server, offline against a fresh fake model, at its prompt. */
@@ -85,7 +85,29 @@ async function agentAtPrompt(
   const run = await prepare(found.bin, fake.origin);
   const pane = await paneOf(run.launch);
   await pane.reach('idle', `${agent} at its prompt`);
-  return { ...pane, workdir: run.sandbox.workdir, model: fake };
+  const { cli, id, screen } = pane;
+  const submit = async (prompt: string): Promise<void> => {
+    const from = fake.requests.length;
+    expect(cli('send-keys', String(id), prompt).code).toBe(0);
+    await until(async () => (await screen()).includes(prompt) || undefined, STEP_MS, `"${prompt}" typed`);
+    // Codex takes keys that arrive in one burst as a paste, and an Enter soon after a paste as a
+    // newline in the composer; under load the echo can show before that window closes. Pressing
+    // Enter again is harmless: an empty composer ignores it.
+    let pressed = Number.NEGATIVE_INFINITY;
+    await until(
+      () => {
+        if (fake.requests.slice(from).some((r) => r.kind === 'main')) return true;
+        if (Date.now() - pressed >= ENTER_AGAIN_MS) {
+          expect(cli('send-keys', String(id), 'Enter').code).toBe(0);
+          pressed = Date.now();
+        }
+        return undefined;
+      },
+      STEP_MS,
+      `"${prompt}" sent to the model`,
+    );
+  };
+  return { ...pane, workdir: run.sandbox.workdir, model: fake, submit };
 }
 
 /** The approved tool made `file`, the agent went on to its reply, and it is back at its prompt. */
