@@ -151,6 +151,21 @@ export type AttachFrame = z.infer<typeof frameSchema>;
 
 export { clientAction, type ClientAction } from './bindings';
 
+/** One option of a blocked pane's prompt, as drawn (what `fux answer` and the prefix-a picker offer). */
+export const promptOption = z.object({
+  number: z.number().describe('as drawn: 2 for "2. Yes, and don\'t ask again…"'),
+  label: z.string().describe("the option's text on its first line"),
+  cursor: z.boolean().describe('the cursor is on it'),
+});
+export type PromptOption = z.infer<typeof promptOption>;
+
+/** The prompt a blocked pane shows: the rule that recognised it and its options. */
+export const promptSchema = z.object({
+  rule: z.string().describe('the blocked rule that recognised the prompt'),
+  options: z.array(promptOption),
+});
+export type PromptOptions = z.infer<typeof promptSchema>;
+
 export const actionInput = z.discriminatedUnion('kind', [
   z
     .object({ kind: z.literal('call'), ...procedureCall.shape })
@@ -167,6 +182,10 @@ export const actionInput = z.discriminatedUnion('kind', [
 export type AttachAction = z.infer<typeof actionInput>;
 
 export const attachInputs = {
+  prompt: z.object({
+    client: z.string(),
+    pane: z.number().int().positive().optional().describe('default: the focused pane'),
+  }),
   session: z.object({
     workspace: z.string().min(1).max(64).optional(),
     cols: z.number().int().min(1).max(2000).describe('the pane area: the terminal less the client chrome'),

@@ -24,6 +24,7 @@ export const bindableProcedure = z.enum([
   'sendKeys',
   'setStatus',
   'popup',
+  'answer',
 ]);
 export type BindableProcedure = z.infer<typeof bindableProcedure>;
 
@@ -38,7 +39,14 @@ export const procedureCall = z.strictObject({
 export type ProcedureCall = z.output<typeof procedureCall>;
 
 /** Actions the client performs itself; the config may bind keys to these as well. */
-export const clientAction = z.enum(['detach', 'copy-mode', 'workspace-picker', 'help', 'send-prefix']);
+export const clientAction = z.enum([
+  'detach',
+  'copy-mode',
+  'workspace-picker',
+  'answer-picker',
+  'help',
+  'send-prefix',
+]);
 export type ClientAction = z.infer<typeof clientAction>;
 
 /** The binding value that removes a default. */

@@ -105,6 +105,26 @@ export const appRouter = t.router({
       bytes: ctx.workspaces.sendKeys(input.workspace, input.id, input.keys, input.literal ?? false),
     })),
 
+  prompt: proc
+    .meta({
+      verb: 'answer ID',
+      description:
+        "the options of a blocked pane's visible prompt, as zor reads them with the agent's rule set",
+    })
+    .input(inputs.prompt)
+    .output(outputs.prompt)
+    .query(({ ctx, input }) => ctx.workspaces.prompt(input.workspace, input.id)),
+
+  answer: proc
+    .meta({
+      verb: 'answer',
+      description:
+        "choose an option of a blocked pane's visible prompt (yes, always, no or its number): checked against the options on screen, then its keys are sent",
+    })
+    .input(inputs.answer)
+    .output(outputs.answer)
+    .mutation(({ ctx, input }) => ctx.workspaces.answer(input.workspace, input.id, input.choice)),
+
   capture: proc
     .meta({
       verb: 'capture',

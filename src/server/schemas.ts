@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { agentState } from '../protocol/agent-state';
 import { eventTypes, exitStatus, visibleFlags } from './events';
+import { CHOICE_PATTERN } from '../zor';
+import { promptOption, promptSchema } from '../protocol/attach';
 
 /** Input and output shapes of the control API. The router, the client's types and docs/protocol.md all come from these. */
 
@@ -62,6 +64,18 @@ export const inputs = {
       .describe('key names (Enter, C-c, Up…) or text with \\x1b-style escapes'),
     literal: z.boolean().optional().describe('send every argument as it is: no key names, no escapes'),
   }),
+  answer: z.object({
+    workspace: workspaceName,
+    id: paneId,
+    choice: z
+      .string()
+      .regex(CHOICE_PATTERN, {
+        error: (issue) =>
+          `unknown choice ${JSON.stringify(issue.input)}: answer yes, no, always or an option number (1-99)`,
+      })
+      .describe('yes (the plain accept), always (accept and stop asking), no (decline), or an option number'),
+  }),
+  prompt: z.object({ workspace: workspaceName, id: paneId }),
   capture: z.object({
     workspace: workspaceName,
     id: paneId,
@@ -191,6 +205,12 @@ export const outputs = {
   popup: z.object({ id: paneId, exit: exitStatus }),
   resize: z.object({ changed: z.boolean() }),
   sendKeys: z.object({ bytes: z.number() }),
+  prompt: promptSchema,
+  answer: z.object({
+    option: promptOption.describe('the option chosen'),
+    keys: z.array(z.string()).describe('the keys sent, as send-keys names'),
+    bytes: z.number(),
+  }),
   capture: z.object({
     text: z.string(),
     lines: z.number(),

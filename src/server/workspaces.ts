@@ -6,6 +6,8 @@ import type { EventBus } from './events';
 import { encodeKeys } from '../protocol/send-keys';
 import { fuxEnv } from '../protocol/env';
 import type { AgentDetection } from './agent/agent-detection';
+import { planAnswer, visiblePrompt } from './agent/prompt-answer';
+import type { PromptOption, PromptOptions } from '../protocol/attach';
 import { merge, noChange, type Change } from './change';
 import { Publisher, type WorkspaceWatcher } from './publish';
 
@@ -266,6 +268,24 @@ export class Workspaces {
     const bytes = encodeKeys(keys, { literal, appCursor });
     e.pane.write(bytes);
     return Buffer.byteLength(bytes);
+  }
+
+  /** The options of the prompt a blocked pane shows (refused when it shows none). */
+  prompt(wsName: string | undefined, id: PaneId): PromptOptions {
+    const ws = this.get(wsName);
+    const prompt = visiblePrompt(ws.entry(id), ws.name);
+    return { rule: prompt.rule, options: [...prompt.options] };
+  }
+
+  /** Choose an option of a blocked pane's visible prompt, typing its keys with the one key encoder. */
+  answer(
+    wsName: string | undefined,
+    id: PaneId,
+    choice: string,
+  ): { option: PromptOption; keys: string[]; bytes: number } {
+    const ws = this.get(wsName);
+    const plan = planAnswer(ws.entry(id), ws.name, choice);
+    return { ...plan, bytes: this.sendKeys(ws.name, id, plan.keys, false) };
   }
 
   capture(wsName: string | undefined, id: PaneId, attrs: boolean, scrollback: number): CaptureResult {

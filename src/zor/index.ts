@@ -51,6 +51,27 @@ export { evaluate, IDLE_FALLBACK, type Verdict } from './rules/evaluate';
 export { explain, type Explanation, type RuleExplanation, type GateTrace } from './rules/explain';
 export { isHorizontalRule } from './rules/horizontal-rule';
 
+// Answering a blocked prompt.
+export type { CompiledAnswers } from './rules/rule-set';
+export type { AnswersInput } from './rules/schema';
+export {
+  readPrompt,
+  parseOptions,
+  type PromptOption,
+  type VisiblePrompt,
+  type PromptReading,
+} from './answer/visible-prompt';
+export {
+  parseChoice,
+  pickOption,
+  answerKeys,
+  describeOptions,
+  CHOICE_WORDS,
+  CHOICE_PATTERN,
+  type Choice,
+  type ChoiceWord,
+} from './answer/choice';
+
 // Fixtures.
 export { parseFixture, formatFixture, FixtureError, NO_RULE_MATCHED, type Fixture } from './fixture/fixture';
 export { judgeFixture, fixtureScreen, type FixtureJudgement } from './fixture/check-fixture';

@@ -1,3 +1,4 @@
+import { bindableProcedure } from '../../src/protocol/bindings';
 import { remoteRouter } from '../../src/server/attach/router';
 import { remoteControlRouter } from '../../src/server/remote/router';
 import { appRouter } from '../../src/server/router';
@@ -12,5 +13,11 @@ describe('what a remote peer is served', () => {
       expect(paths).not.toContain(control);
     }
     for (const p of Object.keys(remoteControlRouter._def.procedures)) expect(paths).not.toContain(p);
+  });
+
+  test("a remote peer may read a blocked pane's prompt and answer it with a key's call", () => {
+    expect(Object.keys(remoteRouter._def.procedures)).toContain('attach.prompt');
+    expect(bindableProcedure.options).toContain('answer');
+    expect(appRouter._def.procedures).toHaveProperty(['answer']);
   });
 });

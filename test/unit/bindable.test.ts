@@ -32,6 +32,18 @@ describe('bindings name control procedures', () => {
     });
   });
 
+  test("a key may answer the focused pane's prompt, with a choice the answer procedure accepts", () => {
+    expect(callInput({ call: 'answer', input: { choice: '2' } }, ctx)).toEqual({
+      workspace: 'w',
+      id: 3,
+      choice: '2',
+    });
+    expect(checkBindingInput({ call: 'answer', input: { choice: 'always' } })).toBeUndefined();
+    expect(checkBindingInput({ call: 'answer', input: { choice: 'maybe' } })).toBe(
+      'choice: unknown choice "maybe": answer yes, no, always or an option number (1-99)',
+    );
+  });
+
   test('a call on the focused pane with none focused does nothing', () => {
     const none = { ...ctx, focused: undefined };
     expect(callInput({ call: 'kill', input: {} }, none)).toBeUndefined();

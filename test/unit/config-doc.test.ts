@@ -29,7 +29,7 @@ describe('docs/config.md', () => {
     const section = /### Bindings call procedures[\s\S]*?```\n([\s\S]*?)```/.exec(doc)?.[1];
     expect(section).toBeDefined();
     const config = parseConfig(`[bindings]\n${section!}`, 'docs/config.md');
-    expect(Object.keys(config.bindings)).toEqual(['v', 'C-l', 'S']);
+    expect(Object.keys(config.bindings)).toEqual(['v', 'C-l', 'S', 'Y']);
   });
 
   test('a binding to an unknown action is an error at its line', () => {

@@ -8,7 +8,7 @@ import type { TRPCClient } from '@trpc/client';
 import type { inferRouterInputs } from '@trpc/server';
 import type { Unsubscribable } from '@trpc/server/observable';
 import type { RemoteRouter } from '../../server/attach/router';
-import type { AttachAction, AttachFrame, AttachHistory } from '../../protocol/attach';
+import type { AttachAction, AttachFrame, AttachHistory, PromptOptions } from '../../protocol/attach';
 
 export type AttachClient = TRPCClient<RemoteRouter>;
 
@@ -86,6 +86,14 @@ export class AttachConnection {
   /** The pane area changed; undefined while there is no session (the next one starts at the new size). */
   resize(cols: number, rows: number): Promise<unknown> | undefined {
     return this.call((client, id) => client.attach.resize.mutate({ client: id, cols, rows }));
+  }
+
+  /** The options of the prompt a blocked pane shows (the server refuses when it shows none). */
+  prompt(pane: number): Promise<PromptOptions> {
+    return (
+      this.call((client, id) => client.attach.prompt.query({ client: id, pane })) ??
+      Promise.reject(new Error('not attached'))
+    );
   }
 
   history(pane: number): Promise<AttachHistory> {

@@ -1,9 +1,9 @@
 /**
  * What the attach client does with each input token: keys go to the focused pane (or the popup)
  * verbatim unless they are the prefix and a binding; the mouse focuses, scrolls, selects, or is
- * passed to a program that asked for it; overlays (help, the workspace picker) and copy mode take
- * the keys while they show. It talks to the server and the screen only through `ControllerDeps`,
- * so the same controller serves a local and a remote attach.
+ * passed to a program that asked for it; overlays (help, the workspace and answer pickers) and
+ * copy mode take the keys while they show. It talks to the server and the screen only through
+ * `ControllerDeps`, so the same controller serves a local and a remote attach.
  */
 import {
   DEFAULT_MODES,
@@ -12,6 +12,8 @@ import {
   type AttachView,
   type ClientAction,
   type PaneModes,
+  type PromptOption,
+  type PromptOptions,
 } from '../../protocol/attach';
 import type { Token, MouseToken } from './input/tokens';
 import { PrefixKeys, helpLines } from './input/keymap';
@@ -33,6 +35,8 @@ export interface ControllerDeps {
   send(pane: number | typeof FOCUSED, data: string, binary?: boolean): void;
   action(action: AttachAction): void;
   history(pane: number): Promise<AttachHistory>;
+  /** The options of a blocked pane's prompt; undefined when it has none (the refusal is shown). */
+  prompt(pane: number): Promise<PromptOptions | undefined>;
   detach(): void;
   /** Ask for a repaint (the caller paces them). */
   redraw(): void;
@@ -41,7 +45,10 @@ export interface ControllerDeps {
   showPanel(panel: Panel | undefined): void;
 }
 
-type Overlay = { kind: 'help' } | { kind: 'picker'; items: string[]; selected: number };
+type Overlay =
+  | { kind: 'help' }
+  | { kind: 'picker'; items: string[]; selected: number }
+  | { kind: 'answer'; pane: number; options: PromptOption[]; selected: number };
 
 /** Lines the wheel scrolls, as tmux does. */
 const WHEEL_LINES = 3;
@@ -68,6 +75,12 @@ export class Controller {
     }
     if (this.copy && !view.panes.some((p) => p.id === this.copy!.pane)) this.leaveCopy();
     if (this.overlay?.kind === 'picker') this.showOverlay();
+    const answering = this.overlay?.kind === 'answer' ? this.overlay.pane : undefined;
+    if (answering !== undefined && view.panes.find((p) => p.id === answering)?.state !== 'blocked') {
+      // Answered elsewhere, or the prompt went away: there is nothing left to pick.
+      this.overlay = undefined;
+      this.showOverlay();
+    }
   }
 
   /** The pane keys go to: the popup while one shows, else the focused pane. */
@@ -141,12 +154,29 @@ export class Controller {
         this.showOverlay();
         return;
       }
+      case 'answer-picker': {
+        const pane = this.view?.panes.find((p) => p.focused)?.id;
+        if (pane !== undefined) void this.openAnswerPicker(pane);
+        return;
+      }
       case 'send-prefix': {
         const target = this.target();
         if (target !== undefined) this.deps.send(FOCUSED, this.keys.prefixBytes());
         return;
       }
     }
+  }
+
+  /** The answer picker: the options of the pane's prompt, the cursor's one selected. */
+  private async openAnswerPicker(pane: number): Promise<void> {
+    const prompt = await this.deps.prompt(pane);
+    if (prompt === undefined || this.overlay !== undefined || this.copy !== undefined) return;
+    const selected = Math.max(
+      0,
+      prompt.options.findIndex((o) => o.cursor),
+    );
+    this.overlay = { kind: 'answer', pane, options: prompt.options, selected };
+    this.showOverlay();
   }
 
   private showOverlay(): void {
@@ -157,6 +187,13 @@ export class Controller {
       this.deps.showPanel({
         kind: 'help',
         lines: helpLines(this.view?.keys.bindings ?? {}, this.view?.keys.prefix ?? 'C-a'),
+      });
+    } else if (o.kind === 'answer') {
+      this.deps.showPanel({
+        kind: 'picker',
+        title: `answer pane ${o.pane}`,
+        items: o.options.map((option) => `${option.number}. ${option.label}`),
+        selected: o.selected,
       });
     } else {
       this.deps.showPanel({ kind: 'picker', title: 'workspaces', items: o.items, selected: o.selected });
@@ -173,19 +210,42 @@ export class Controller {
       return;
     }
     const name = token.key?.name;
+    const count = o.kind === 'answer' ? o.options.length : o.items.length;
     if (name === 'Escape' || name === 'q' || (name === 'c' && token.key?.ctrl)) {
       this.overlay = undefined;
     } else if (name === 'Down' || name === 'j' || (name === 'n' && token.key?.ctrl)) {
-      o.selected = Math.min(o.items.length - 1, o.selected + 1);
+      o.selected = Math.min(count - 1, o.selected + 1);
     } else if (name === 'Up' || name === 'k' || (name === 'p' && token.key?.ctrl)) {
       o.selected = Math.max(0, o.selected - 1);
     } else if (name === 'Enter') {
-      const ws = o.items[o.selected];
       this.overlay = undefined;
-      if (ws !== undefined && ws !== this.view?.workspace)
-        this.deps.action({ kind: 'switch-workspace', workspace: ws });
+      this.pick(o, o.selected);
+    } else if (o.kind === 'answer' && name !== undefined && /^[1-9]$/.test(name) && !token.key?.ctrl) {
+      // A digit picks that option at once, as the prompt itself would take it.
+      const index = o.options.findIndex((option) => option.number === Number(name));
+      if (index >= 0) {
+        this.overlay = undefined;
+        this.pick(o, index);
+      }
     }
     this.showOverlay();
+  }
+
+  /** What Enter (or a digit) on a picker's item does: switch workspace, or answer the prompt. */
+  private pick(o: Exclude<Overlay, { kind: 'help' }>, index: number): void {
+    if (o.kind === 'answer') {
+      const option = o.options[index];
+      if (option !== undefined)
+        this.deps.action({
+          kind: 'call',
+          call: 'answer',
+          input: { id: o.pane, choice: String(option.number) },
+        });
+      return;
+    }
+    const ws = o.items[index];
+    if (ws !== undefined && ws !== this.view?.workspace)
+      this.deps.action({ kind: 'switch-workspace', workspace: ws });
   }
 
   /** Copy mode on a pane: by key (`[`), or by the wheel (`scroll` rows up, leaving at the bottom). */

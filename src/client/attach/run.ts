@@ -97,6 +97,11 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
     send: (pane, data, binary = false) => outbox.add(pane, data, binary),
     action: (action) => report(connection.action(action)),
     history: (pane) => connection.history(pane),
+    prompt: (pane) =>
+      connection.prompt(pane).catch((err: Error) => {
+        overlays.failed(err.message);
+        return undefined;
+      }),
     detach: () => end({ kind: 'detached', message: 'detached' }),
     redraw: () => paint.request(),
     modesOf: (pane) => mirror.pane(pane)?.modes,

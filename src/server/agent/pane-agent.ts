@@ -14,10 +14,12 @@ import {
   DEFAULT_MACHINE_CONFIG,
   Detector,
   parseStateOsc,
+  readPrompt,
   STATE_OSC_NUMBER,
   XtermScreenView,
   type MachineConfig,
   type ProcessTable,
+  type PromptReading,
   type RuleSet,
 } from '../../zor';
 import type { Pane } from '../pane';
@@ -114,6 +116,15 @@ export class PaneAgent {
   /** When the published status last changed (ms since the epoch; the pane's start before any change). */
   get since(): number {
     return this.statusSince;
+  }
+
+  /**
+   * The prompt on the screen now, read with the identified agent's rule set (`fux answer`);
+   * undefined when no rule set is in use (no agent, or one known only by its own reports).
+   */
+  readPrompt(): PromptReading | undefined {
+    const set = this.detector.ruleSet;
+    return set === undefined ? undefined : readPrompt(set, this.screen);
   }
 
   dispose(): void {

@@ -16,13 +16,14 @@ export const BINDABLE_INPUTS: Readonly<Record<BindableProcedure, z.ZodObject>> =
   sendKeys: inputs.sendKeys,
   setStatus: inputs.setStatus,
   popup: inputs.popup,
+  answer: inputs.answer,
 };
 
 /** Procedures that start a program: it starts where the focused pane works, with the client's environment. */
 const LAUNCHES: ReadonlySet<BindableProcedure> = new Set(['new', 'split', 'tab.new', 'popup']);
 
 /** Procedures whose `id` is the pane they act on: the focused one unless the binding names one. */
-const ON_PANE: ReadonlySet<BindableProcedure> = new Set(['kill', 'resize', 'sendKeys', 'zoom']);
+const ON_PANE: ReadonlySet<BindableProcedure> = new Set(['kill', 'resize', 'sendKeys', 'zoom', 'answer']);
 
 /** What an attached client's context says a binding's call is about. */
 export interface CallContext {

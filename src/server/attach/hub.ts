@@ -8,7 +8,7 @@ import type { Launch, Workspaces } from '../workspaces';
 import type { Workspace } from '../workspace';
 import { AttachSession } from './session';
 import { buildView } from './view';
-import type { AttachAction, AttachFrame, AttachHistory } from '../../protocol/attach';
+import type { AttachAction, AttachFrame, AttachHistory, PromptOptions } from '../../protocol/attach';
 import type { ProcedureCall } from '../../protocol/bindings';
 import { callInput } from './bindable';
 import { paneHistory } from './history';
@@ -173,6 +173,15 @@ export class AttachHub {
       env: launch.env,
     });
     return input === undefined ? undefined : { path: call.call, input };
+  }
+
+  /** The options of a blocked pane's prompt (default: the focused one), for the answer picker. */
+  prompt(client: string, pane: number | undefined): PromptOptions {
+    const ws = this.workspaceOf(this.session(client));
+    const id = pane ?? ws.focused?.id;
+    if (id === undefined)
+      throw new FuxError('PRECONDITION_FAILED', `workspace ${ws.name} has no pane to answer`);
+    return this.deps.workspaces.prompt(ws.name, id);
   }
 
   /** History and screen of a pane as runs, for copy mode. */

@@ -1,5 +1,11 @@
 import * as os from 'node:os';
-import { attachInputs, frameSchema, historySchema, type AttachFrame } from '../../protocol/attach';
+import {
+  attachInputs,
+  frameSchema,
+  historySchema,
+  promptSchema,
+  type AttachFrame,
+} from '../../protocol/attach';
 import { proc, t } from '../trpc';
 import { definedEnv } from '../../protocol/env';
 import { z } from 'zod';
@@ -135,6 +141,15 @@ export const attachRouter = t.router({
       }
       return { ok: true as const };
     }),
+  prompt: proc
+    .meta({
+      verb: 'attach',
+      description:
+        "the options of a blocked pane's prompt (default: the focused pane), for the prefix-a picker; choosing one is the bindable `answer` call",
+    })
+    .input(attachInputs.prompt)
+    .output(promptSchema)
+    .query(({ ctx, input }) => ctx.attach.prompt(input.client, input.pane)),
   history: proc
     .meta({ verb: 'attach', description: "a pane's history and screen as runs, for copy mode" })
     .input(attachInputs.history)

@@ -6,6 +6,7 @@
  */
 import type { VerdictState, VisibleFlags } from '../agent-state';
 import { parseRegion, REGIONS_NEEDING_PROMPT_MARKER, type Region } from './region';
+import { compileAnswers } from './compile-answers';
 import { compilePattern } from './pattern';
 import type { CompiledGate, CompiledRule, RuleSet } from './rule-set';
 import type { GateInput, RuleInput, RuleSetInput } from './schema';
@@ -178,6 +179,7 @@ export function compileRuleSet(input: RuleSetInput, source: string): CompileResu
   if (tally.matchers > RULE_SET_LIMITS.matchers) {
     problems.push(`${tally.matchers} matchers in the set; at most ${RULE_SET_LIMITS.matchers}`);
   }
+  const answers = compileAnswers(input.answers, rules, input.prompt_marker, problems);
   if (problems.length > 0) return { ok: false, problems };
   return {
     ok: true,
@@ -191,6 +193,7 @@ export function compileRuleSet(input: RuleSetInput, source: string): CompileResu
       blockMarkers: input.block_markers,
       rules,
       rulesByPriority: byPriority(rules),
+      answers,
       source,
     },
   };

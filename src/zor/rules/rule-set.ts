@@ -21,6 +21,21 @@ export interface CompiledRule {
   readonly gate: CompiledGate;
 }
 
+/** How the prompts of some blocked rules are answered (the schema's `answers`, compiled). */
+export interface CompiledAnswers {
+  /** The blocked rules whose prompts these are. */
+  readonly rules: readonly string[];
+  readonly region: Region;
+  /** An option line, with the named groups `number` and `label`. */
+  readonly option: RegExp;
+  /** The option line under the cursor. */
+  readonly cursor: RegExp | undefined;
+  readonly select: 'digit' | 'arrows';
+  readonly yes: RegExp | undefined;
+  readonly always: RegExp | undefined;
+  readonly no: RegExp | undefined;
+}
+
 export interface RuleSet {
   readonly id: string;
   readonly version: string;
@@ -33,6 +48,8 @@ export interface RuleSet {
   readonly rules: readonly CompiledRule[];
   /** Highest priority first, file order within a priority: the first match here is the verdict. */
   readonly rulesByPriority: readonly CompiledRule[];
+  /** How its blocked prompts are answered; a blocked rule named by none cannot be answered. */
+  readonly answers: readonly CompiledAnswers[];
   /** The file the set was loaded from. */
   readonly source: string;
 }

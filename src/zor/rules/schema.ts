@@ -84,6 +84,42 @@ export const ruleSchema = z.strictObject({
   visible_working: z.boolean().default(false),
 });
 
+/**
+ * How the prompts of some blocked rules are answered (`fux answer`): which lines on screen are the
+ * options, which of them mean yes, always and no, and which keys choose one.
+ */
+export interface AnswersInput {
+  /** The blocked rules this reads: when one of them wins, its prompt is answered this way. */
+  readonly rules: readonly string[];
+  /** Where the options are drawn, e.g. `whole`, `after_last_rule`. Default `whole`. */
+  readonly region: string;
+  /** A line that is an option, with named groups `number` (its digits) and `label` (its text). */
+  readonly option: string;
+  /** The option line under the cursor; needed by `select = "arrows"`. */
+  readonly cursor?: string;
+  /** `digit` types the option's number; `arrows` moves the cursor to it with Up/Down, then Enter. */
+  readonly select: 'digit' | 'arrows';
+  /** A label that accepts (`fux answer ID yes`: the first such option that is not an `always` one). */
+  readonly yes?: string;
+  /** A label that accepts and stops asking ("don't ask again", "always allow"). */
+  readonly always?: string;
+  /** A label that declines. */
+  readonly no?: string;
+}
+
+export const ANSWER_SELECT = ['digit', 'arrows'] as const;
+
+export const answersSchema = z.strictObject({
+  rules: z.array(identifier('a rule id')).min(1),
+  region: z.string().default('whole'),
+  option: z.string(),
+  cursor: z.string().optional(),
+  select: z.enum(ANSWER_SELECT),
+  yes: z.string().optional(),
+  always: z.string().optional(),
+  no: z.string().optional(),
+});
+
 /** One agent's rule file. */
 export interface RuleSetInput {
   /** The agent id published in OSC 7877 and event lines, e.g. `claude`. */
@@ -101,6 +137,8 @@ export interface RuleSetInput {
   /** Line prefixes meaning the agent has answered since the last prompt line (`whole_unless_at_prompt`). */
   readonly block_markers: readonly string[];
   readonly rules: readonly RuleInput[];
+  /** How the blocked rules' prompts are answered; a blocked rule without an entry cannot be answered. */
+  readonly answers: readonly AnswersInput[];
 }
 
 export const ruleSetSchema = z.strictObject({
@@ -112,6 +150,7 @@ export const ruleSetSchema = z.strictObject({
   prompt_marker: z.string().min(1).optional(),
   block_markers: z.array(z.string().min(1)).default([]),
   rules: z.array(ruleSchema).default([]),
+  answers: z.array(answersSchema).default([]),
 });
 
 // The hand-written interfaces above carry the doc comments; these assertions keep them in step with

@@ -111,6 +111,7 @@ describe('the default bindings', () => {
     ['[', { client: 'copy-mode' }],
     ['d', { client: 'detach' }],
     ['s', { client: 'workspace-picker' }],
+    ['a', { client: 'answer-picker' }],
     ['?', { client: 'help' }],
   ])('prefix %j', (raw, outcome) => {
     expect(type(new PrefixKeys(), '\x01' + raw)).toEqual([{ pending: true }, outcome]);

@@ -51,6 +51,7 @@ export const DEFAULT_BINDINGS: Readonly<Record<string, string>> = {
   '[': 'copy-mode',
   d: 'detach',
   s: 'workspace-picker',
+  a: 'answer-picker',
   '?': 'help',
 };
 
@@ -70,6 +71,7 @@ const DESCRIPTIONS: Record<string, string> = {
   detach: 'detach (the panes keep running)',
   'copy-mode': 'copy mode: scroll, select, search, yank',
   'workspace-picker': 'switch workspace',
+  'answer-picker': "answer the focused agent's prompt: pick one of its options",
   help: 'this help',
   'send-prefix': 'send the prefix key to the pane',
 };

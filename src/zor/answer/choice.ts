@@ -1,0 +1,65 @@
+/**
+ * `fux answer ID CHOICE`: what a choice means (`yes`, `no`, `always` or an option's number), which
+ * option of a visible prompt it picks, and the keys that pick it. Pure; the keys are names the
+ * one key encoder (src/protocol/keys.ts) turns into bytes.
+ */
+import type { PromptOption, VisiblePrompt } from './visible-prompt';
+
+export const CHOICE_WORDS = ['yes', 'no', 'always'] as const;
+export type ChoiceWord = (typeof CHOICE_WORDS)[number];
+export type Choice = ChoiceWord | number;
+
+/** A choice as written: one of the words, or an option number from 1 to 99. */
+export const CHOICE_PATTERN = /^(?:yes|no|always|[1-9][0-9]?)$/;
+
+export function parseChoice(text: string): Choice | undefined {
+  if (!CHOICE_PATTERN.test(text)) return undefined;
+  return /^\d/.test(text) ? Number(text) : (text as ChoiceWord);
+}
+
+/** "1. Yes · 2. No": the options as a person reads them, for refusals and pickers. */
+export function describeOptions(options: readonly PromptOption[]): string {
+  return options.map((option) => `${option.number}. ${option.label}`).join(' · ');
+}
+
+/**
+ * The option a choice picks, or why none does. `yes` is the plain accept: the first option whose
+ * label is a yes and not an always (so "Yes, and don't ask again" is not taken for it).
+ */
+export function pickOption(
+  prompt: VisiblePrompt,
+  choice: Choice,
+): { readonly option: PromptOption } | { readonly problem: string } {
+  const { options, answers } = prompt;
+  let option: PromptOption | undefined;
+  if (typeof choice === 'number') {
+    option = options.find((o) => o.number === choice);
+  } else {
+    const wanted = answers[choice];
+    const always = answers.always;
+    option = options.find(
+      (o) =>
+        wanted?.test(o.label) === true && (choice !== 'yes' || always === undefined || !always.test(o.label)),
+    );
+  }
+  if (option !== undefined) return { option };
+  const name = typeof choice === 'number' ? `option ${choice}` : `"${choice}" option`;
+  return { problem: `the prompt has no ${name}; the options on screen: ${describeOptions(options)}` };
+}
+
+/** The key names that choose `option`: its number typed, or the cursor moved to it and Enter. */
+export function answerKeys(
+  prompt: VisiblePrompt,
+  option: PromptOption,
+): { readonly keys: string[] } | { readonly problem: string } {
+  if (prompt.answers.select === 'digit') {
+    // A prompt takes a digit as the choice at once: "1" of "12" would already choose option 1.
+    if (option.number > 9) return { problem: `option ${option.number} has no single digit to type` };
+    return { keys: [String(option.number)] };
+  }
+  const at = prompt.options.find((o) => o.cursor);
+  if (at === undefined)
+    return { problem: 'the cursor is on none of the options, so arrows cannot reach one' };
+  const steps = option.number - at.number;
+  return { keys: [...Array<string>(Math.abs(steps)).fill(steps > 0 ? 'Down' : 'Up'), 'Enter'] };
+}

@@ -1,0 +1,163 @@
+// `fux answer`'s pure part: the options of the blocked prompt read from the real captures in
+// fixtures/ with the bundled rule sets' `answers`, which option yes/no/always/N picks, and the keys.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { answerKeys, parseChoice, pickOption } from '../../../src/zor/answer/choice';
+import { readPrompt, type VisiblePrompt } from '../../../src/zor/answer/visible-prompt';
+import { fixtureScreen } from '../../../src/zor/fixture/check-fixture';
+import { parseFixture } from '../../../src/zor/fixture/fixture';
+import { findSet } from '../../../src/zor/rules/rule-set';
+import { loadRuleDirectories } from '../../../src/zor/rules/sources';
+import { REPO } from '../support/paths';
+
+const sets = loadRuleDirectories([{ dir: join(REPO, 'rules'), origin: 'flag' }]).sets.map((e) => e.set);
+
+function reading(agent: string, name: string) {
+  const file = join(REPO, 'fixtures', agent, `${name}.txt`);
+  const fixture = parseFixture(readFileSync(file, 'utf8'), file);
+  const set = findSet(sets, agent);
+  if (set === undefined) throw new Error(`no rule set ${agent}`);
+  return readPrompt(set, fixtureScreen(fixture));
+}
+
+function prompt(agent: string, name: string): VisiblePrompt {
+  const r = reading(agent, name);
+  if (!r.ok) throw new Error(`${agent}/${name}: no prompt (${r.reason})`);
+  return r.prompt;
+}
+
+const labels = (p: VisiblePrompt) => p.options.map((o) => `${o.cursor ? '>' : ' '}${o.number}. ${o.label}`);
+
+function picked(p: VisiblePrompt, choice: string): string {
+  const parsed = parseChoice(choice);
+  if (parsed === undefined) throw new Error(`not a choice: ${choice}`);
+  const r = pickOption(p, parsed);
+  return 'option' in r ? `${r.option.number}` : r.problem;
+}
+
+describe('the options of a Claude Code prompt', () => {
+  it.each(['permission-bash', 'permission-bash-80x24'])('%s: yes, always, no and N', (name) => {
+    const p = prompt('claude', name);
+    expect(p.rule).toBe('permission_dialog');
+    expect(labels(p)).toEqual([
+      '>1. Yes',
+      ' 2. Yes, and always allow access to project/ from this project',
+      ' 3. No',
+    ]);
+    expect([picked(p, 'yes'), picked(p, 'always'), picked(p, 'no'), picked(p, '2')]).toEqual([
+      '1',
+      '2',
+      '3',
+      '2',
+    ]);
+  });
+
+  it('a file write: always is "allow all edits during this session"', () => {
+    const p = prompt('claude', 'permission-write');
+    expect(labels(p)).toEqual([
+      '>1. Yes',
+      ' 2. Yes, allow all edits during this session (shift+tab)',
+      ' 3. No',
+    ]);
+    expect([picked(p, 'yes'), picked(p, 'always'), picked(p, 'no')]).toEqual(['1', '2', '3']);
+  });
+
+  it('the question tool: its options across the rule, none of them a yes', () => {
+    const p = prompt('claude', 'question-select');
+    expect(p.rule).toBe('confirm_dialog');
+    expect(labels(p)).toEqual(['>1. Red', ' 2. Blue', ' 3. Type something.', ' 4. Chat about this']);
+    expect(picked(p, '2')).toBe('2');
+    expect(picked(p, 'yes')).toBe(
+      'the prompt has no "yes" option; the options on screen: 1. Red · 2. Blue · 3. Type something. · 4. Chat about this',
+    );
+  });
+
+  it('the plan approval has yes and no but no always', () => {
+    const p = prompt('claude', 'plan-approval-80x24');
+    expect(p.rule).toBe('choice_list');
+    expect(labels(p)).toEqual(['>1. Yes', ' 2. No']);
+    expect([picked(p, 'yes'), picked(p, 'no')]).toEqual(['1', '2']);
+    expect(picked(p, 'always')).toMatch(
+      /^the prompt has no "always" option; the options on screen: 1\. Yes · 2\. No$/,
+    );
+  });
+
+  it('the API-key dialog with the cursor on No', () => {
+    const p = prompt('claude', 'startup-api-key');
+    expect(labels(p)).toEqual([' 1. Yes', '>2. No (recommended)']);
+    expect(picked(p, 'yes')).toBe('1');
+  });
+
+  it('the trust dialog: yes is "Yes, I trust this folder"', () => {
+    const p = prompt('claude', 'startup-trust-80x24');
+    expect(labels(p)).toEqual(['>1. Yes, I trust this folder', ' 2. No, exit']);
+    expect([picked(p, 'yes'), picked(p, 'no')]).toEqual(['1', '2']);
+  });
+
+  it('the option is chosen by typing its digit', () => {
+    const p = prompt('claude', 'permission-bash');
+    expect(answerKeys(p, p.options[2]!)).toEqual({ keys: ['3'] });
+  });
+});
+
+describe('the options of a Codex prompt', () => {
+  it.each(['permission-command', 'permission-command-80x24'])('%s: yes, always, no', (name) => {
+    const p = prompt('codex', name);
+    expect(p.rule).toBe('approval_prompt');
+    expect(p.options.map((o) => o.number)).toEqual([1, 2, 3]);
+    expect(p.options[0]).toEqual({ number: 1, label: 'Yes, proceed (y)', cursor: true });
+    // At 80 columns the second label wraps; its first line is the label.
+    expect(p.options[1]!.label).toMatch(
+      /^Yes, and don't ask again for commands that start with `touch made-by-/,
+    );
+    expect(p.options[2]!.label).toBe('No, and tell Codex what to do differently (esc)');
+    expect([picked(p, 'yes'), picked(p, 'always'), picked(p, 'no')]).toEqual(['1', '2', '3']);
+    expect(answerKeys(p, p.options[1]!)).toEqual({ keys: ['2'] });
+  });
+
+  it('a file edit', () => {
+    const p = prompt('codex', 'permission-write');
+    expect(labels(p)).toEqual([
+      '>1. Yes, proceed (y)',
+      " 2. Yes, and don't ask again for these files (a)",
+      ' 3. No, and tell Codex what to do differently (esc)',
+    ]);
+  });
+
+  it('the trust prompt: numbers only', () => {
+    const p = prompt('codex', 'startup-trust');
+    expect(p.rule).toBe('choice_dialog');
+    expect(labels(p)).toEqual(['>1. Trust and continue', ' 2. Back to Agent Command Center']);
+    expect(picked(p, '1')).toBe('1');
+    expect(picked(p, '3')).toBe(
+      'the prompt has no option 3; the options on screen: 1. Trust and continue · 2. Back to Agent Command Center',
+    );
+  });
+});
+
+describe('a screen with no prompt to answer', () => {
+  it.each([
+    ['claude', 'idle-after-reply', 'idle'],
+    ['claude', 'working-tool', 'working'],
+    ['claude', 'guard-typed-question', 'idle'],
+    ['codex', 'guard-typed-question', 'idle'],
+    ['codex', 'working-streaming', 'working'],
+    ['claude', 'model-picker', 'skip'],
+  ])('%s/%s is not blocked (%s)', (agent, name, state) => {
+    expect(reading(agent, name)).toEqual({ ok: false, reason: 'not-blocked', state });
+  });
+});
+
+describe('choices', () => {
+  it.each([
+    ['yes', 'yes'],
+    ['no', 'no'],
+    ['always', 'always'],
+    ['1', 1],
+    ['12', 12],
+  ])('%s is a choice', (text, choice) => expect(parseChoice(text)).toBe(choice));
+
+  it.each(['', 'YES', 'y', '0', '100', '1.', 'never', ' yes'])('%j is not a choice', (text) =>
+    expect(parseChoice(text)).toBeUndefined(),
+  );
+});
