@@ -11,3 +11,12 @@ export const launchFlags = {
     multiple: true,
   }),
 };
+
+/** `new` and `split`: start the program in its own git worktree (src/server/worktree). */
+export const worktreeFlag = {
+  worktree: Flags.string({
+    description:
+      "start in fux's git worktree on branch NAME of this repository, made (or reused) under worktree_root",
+    helpValue: 'NAME',
+  }),
+};

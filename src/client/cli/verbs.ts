@@ -61,6 +61,8 @@ interface LaunchFlags {
   workspace?: string;
   cwd?: string;
   env?: string[];
+  /** fux's git worktree (branch) to start in. */
+  worktree?: string;
   /** The program and its arguments (empty: the default command). */
   command: string[];
 }
@@ -69,6 +71,7 @@ export async function newPane(client: FuxClient, input: LaunchFlags): Promise<Ve
   const res = await client.new.mutate({
     workspace: input.workspace,
     ...launchInput(input, input.command),
+    worktree: input.worktree,
   });
   return { value: res, human: () => String(res.id) };
 }
@@ -82,6 +85,7 @@ export async function split(
     direction: input.direction,
     target: input.target ?? paneFromEnv(input.workspace),
     ...launchInput(input, input.command),
+    worktree: input.worktree,
   });
   return { value: res, human: () => String(res.id) };
 }
