@@ -38,7 +38,14 @@ export const procedureCall = z.strictObject({
 export type ProcedureCall = z.output<typeof procedureCall>;
 
 /** Actions the client performs itself; the config may bind keys to these as well. */
-export const clientAction = z.enum(['detach', 'copy-mode', 'workspace-picker', 'help', 'send-prefix']);
+export const clientAction = z.enum([
+  'detach',
+  'copy-mode',
+  'workspace-picker',
+  'worktree-picker',
+  'help',
+  'send-prefix',
+]);
 export type ClientAction = z.infer<typeof clientAction>;
 
 /** The binding value that removes a default. */

@@ -20,6 +20,7 @@ import { CopyMode, type CopyResult } from './copy/copy-mode';
 import { expandRow } from './runs';
 import type { Compositor } from './render/compositor';
 import type { Panel } from './overlays';
+import { worktreeChoices } from './worktree-picker';
 
 /** Input for whatever the server has focused (the popup, else the focused pane) when it arrives. */
 export const FOCUSED = 'focused';
@@ -41,7 +42,11 @@ export interface ControllerDeps {
   showPanel(panel: Panel | undefined): void;
 }
 
-type Overlay = { kind: 'help' } | { kind: 'picker'; items: string[]; selected: number };
+type Overlay =
+  | { kind: 'help' }
+  | { kind: 'picker'; items: string[]; selected: number }
+  /** The worktree picker: `panes[i]` is the pane item i focuses. */
+  | { kind: 'worktrees'; items: string[]; panes: number[]; selected: number };
 
 /** Lines the wheel scrolls, as tmux does. */
 const WHEEL_LINES = 3;
@@ -68,6 +73,20 @@ export class Controller {
     }
     if (this.copy && !view.panes.some((p) => p.id === this.copy!.pane)) this.leaveCopy();
     if (this.overlay?.kind === 'picker') this.showOverlay();
+    if (this.overlay?.kind === 'worktrees') this.openWorktreePicker(this.overlay.panes[this.overlay.selected]);
+  }
+
+  /** The worktree picker, built from the view (again when it changes: agents' states move), on `keep` if it is still there. */
+  private openWorktreePicker(keep?: number): void {
+    const choices = worktreeChoices(this.view);
+    const panes = choices.map((c) => c.pane);
+    this.overlay = {
+      kind: 'worktrees',
+      items: choices.length ? choices.map((c) => c.label) : ['no pane works in a git checkout'],
+      panes,
+      selected: Math.max(0, keep === undefined ? 0 : panes.indexOf(keep)),
+    };
+    this.showOverlay();
   }
 
   /** The pane keys go to: the popup while one shows, else the focused pane. */
@@ -141,6 +160,9 @@ export class Controller {
         this.showOverlay();
         return;
       }
+      case 'worktree-picker':
+        this.openWorktreePicker();
+        return;
       case 'send-prefix': {
         const target = this.target();
         if (target !== undefined) this.deps.send(FOCUSED, this.keys.prefixBytes());
@@ -159,7 +181,8 @@ export class Controller {
         lines: helpLines(this.view?.keys.bindings ?? {}, this.view?.keys.prefix ?? 'C-a'),
       });
     } else {
-      this.deps.showPanel({ kind: 'picker', title: 'workspaces', items: o.items, selected: o.selected });
+      const title = o.kind === 'worktrees' ? 'worktrees' : 'workspaces';
+      this.deps.showPanel({ kind: 'picker', title, items: o.items, selected: o.selected });
     }
   }
 
@@ -179,6 +202,10 @@ export class Controller {
       o.selected = Math.min(o.items.length - 1, o.selected + 1);
     } else if (name === 'Up' || name === 'k' || (name === 'p' && token.key?.ctrl)) {
       o.selected = Math.max(0, o.selected - 1);
+    } else if (name === 'Enter' && o.kind === 'worktrees') {
+      const pane = o.panes[o.selected];
+      this.overlay = undefined;
+      if (pane !== undefined) this.deps.action({ kind: 'focus-pane', pane });
     } else if (name === 'Enter') {
       const ws = o.items[o.selected];
       this.overlay = undefined;

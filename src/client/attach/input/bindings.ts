@@ -51,6 +51,7 @@ export const DEFAULT_BINDINGS: Readonly<Record<string, string>> = {
   '[': 'copy-mode',
   d: 'detach',
   s: 'workspace-picker',
+  W: 'worktree-picker',
   '?': 'help',
 };
 
@@ -70,6 +71,7 @@ const DESCRIPTIONS: Record<string, string> = {
   detach: 'detach (the panes keep running)',
   'copy-mode': 'copy mode: scroll, select, search, yank',
   'workspace-picker': 'switch workspace',
+  'worktree-picker': "the panes in git worktrees, with their branch and agent's state",
   help: 'this help',
   'send-prefix': 'send the prefix key to the pane',
 };
