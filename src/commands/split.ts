@@ -6,7 +6,11 @@ import { launchFlags, worktreeFlag } from '../client/launch-flags';
 export default class Split extends FuxCommand<typeof Split> {
   static override summary = 'Split a pane: v puts the new pane to the right, h below; prints the new id';
   static override usage = 'split <h|v> [--target ID] [--cwd DIR] [--worktree NAME] [-- COMMAND...]';
-  static override examples = ['<%= config.bin %> split v -- claude', '<%= config.bin %> split h --target 2', '<%= config.bin %> split v --worktree fix-tests -- codex'];
+  static override examples = [
+    '<%= config.bin %> split v -- claude',
+    '<%= config.bin %> split h --target 2',
+    '<%= config.bin %> split v --worktree fix-tests -- codex',
+  ];
   static override strict = false;
   static override args = {
     direction: Args.string({

@@ -87,7 +87,9 @@ export const appRouter = t.router({
     .mutation(async ({ ctx, input }) => {
       const ws = ctx.workspaces.resolveName(input.workspace);
       const axis = input.direction === 'v' ? 'row' : 'column';
-      const entry = await launchIn(ctx, input, (launch) => ctx.workspaces.split(ws, axis, input.target, launch));
+      const entry = await launchIn(ctx, input, (launch) =>
+        ctx.workspaces.split(ws, axis, input.target, launch),
+      );
       return opened(entry, ws);
     }),
 

@@ -29,11 +29,13 @@ const worktreeName = z.string().min(1).max(200);
 const inWorktree = {
   worktree: worktreeName
     .optional()
-    .describe("start in the git worktree on branch NAME of cwd's repository, made (or reused) under worktree_root"),
+    .describe(
+      "start in the git worktree on branch NAME of cwd's repository, made (or reused) under worktree_root",
+    ),
 };
 
 /** The repository a worktree verb is about: the one this directory is in. */
-const repoCwd = z.string().min(1).describe('a directory in the repository (the caller\'s cwd)');
+const repoCwd = z.string().min(1).describe("a directory in the repository (the caller's cwd)");
 
 export const direction = z.enum(['left', 'right', 'up', 'down']);
 
@@ -277,7 +279,9 @@ export const outputs = {
     ),
   }),
   worktreeDiff: z.object({
-    text: z.string().describe('`git diff` output: the changes since the merge-base with the base, then untracked files'),
+    text: z
+      .string()
+      .describe('`git diff` output: the changes since the merge-base with the base, then untracked files'),
     truncated: z.boolean().describe('the text was cut to its first 768 KiB'),
     path: z.string(),
     base: z.string(),

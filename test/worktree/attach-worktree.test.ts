@@ -52,7 +52,9 @@ test('the status line shows the branch and follows a cd; prefix W lists the work
   ]);
   outer.keys(t, ['Enter']);
   await until(
-    async () => (await fux.list.query({ workspace: 'wt' })).workspaces[0]!.panes.find((p) => p.focused)?.id === first.id,
+    async () =>
+      (await fux.list.query({ workspace: 'wt' })).workspaces[0]!.panes.find((p) => p.focused)?.id ===
+      first.id,
     10_000,
     'the first worktree pane focused',
   );

@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 
 live(
-  "a real Claude Code started with --worktree writes its file in the worktree, not in the main checkout",
+  'a real Claude Code started with --worktree writes its file in the worktree, not in the main checkout',
   async () => {
     if ('missing' in claude) return;
     model = await FakeModelServer.start();
@@ -69,7 +69,11 @@ live(
     await until(async () => (await screen()).includes('Write the notes'), STEP_MS, 'the prompt to show');
     sendKeys('Enter');
     // Claude Code asks before writing a file; Enter takes its first answer, yes.
-    await until(async () => /Do you want to (create|make this edit to) notes\.txt/.test(await screen()), STEP_MS, 'the write permission prompt');
+    await until(
+      async () => /Do you want to (create|make this edit to) notes\.txt/.test(await screen()),
+      STEP_MS,
+      'the write permission prompt',
+    );
     sendKeys('Enter');
     await until(() => fs.existsSync(path.join(worktree, 'notes.txt')), STEP_MS, 'notes.txt in the worktree');
 

@@ -2,7 +2,13 @@ import { worktreeChoices } from '../../src/client/attach/worktree-picker';
 import { statusRight } from '../../src/client/attach/render/chrome';
 import { makeView, viewPane } from '../attach/render/harness';
 
-const checkout = (pane: number, worktree: string | null, branch: string | null, agent: string | null, state: 'working' | 'blocked' | 'idle' | 'none') => ({
+const checkout = (
+  pane: number,
+  worktree: string | null,
+  branch: string | null,
+  agent: string | null,
+  state: 'working' | 'blocked' | 'idle' | 'none',
+) => ({
   pane,
   tab: 1,
   repo: '/src/app',

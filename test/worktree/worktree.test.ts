@@ -40,14 +40,18 @@ beforeEach(() => {
 
 const fuxIn = (cwd: string, ...args: string[]): ReturnType<FuxHome['cli']> => home.cli(args, { cwd });
 
-async function panes(): Promise<Array<{ id: number; cwd: string; repo: string | null; branch: string | null; worktree: string | null }>> {
+async function panes(): Promise<
+  Array<{ id: number; cwd: string; repo: string | null; branch: string | null; worktree: string | null }>
+> {
   return (await fux.list.query({})).workspaces.flatMap((w) => w.panes);
 }
 
 const branches = (): string[] =>
   gitIn(home, repo, ['branch', '--format=%(refname:short)']).split('\n').filter(Boolean).sort();
 const worktreeCount = (): number =>
-  gitIn(home, repo, ['worktree', 'list', '--porcelain']).split('\n').filter((l) => l.startsWith('worktree ')).length;
+  gitIn(home, repo, ['worktree', 'list', '--porcelain'])
+    .split('\n')
+    .filter((l) => l.startsWith('worktree ')).length;
 
 async function killAll(): Promise<void> {
   for (const p of await panes()) await fux.kill.mutate({ id: p.id });
@@ -85,7 +89,9 @@ describe('fux new --worktree', () => {
     fuxIn(repo, 'new', '--worktree', 'feat-c', '--', 'sleep', '60');
     fuxIn(repo, 'new', '--', 'sleep', '60');
     fuxIn(home.dir, 'new', '--', 'sleep', '60');
-    const listed = JSON.parse(fuxIn(repo, 'list', '--json').stdout) as { workspaces: Array<{ panes: unknown[] }> };
+    const listed = JSON.parse(fuxIn(repo, 'list', '--json').stdout) as {
+      workspaces: Array<{ panes: unknown[] }>;
+    };
     const fields = listed.workspaces
       .flatMap((w) => w.panes as Array<Record<string, unknown>>)
       .map(({ repo: r, branch, worktree }) => ({ repo: r, branch, worktree }));
@@ -109,7 +115,9 @@ describe('a worktree that cannot be made leaves nothing behind: no directory, no
     const outside = fs.mkdtempSync(path.join(home.dir, 'plain-'));
     const r = fuxIn(outside, 'new', '--worktree', 'feat', '--', 'sleep', '60');
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`fux new: ${outside} is not in a git repository; run it inside one, or give one with --cwd\n`);
+    expect(r.stderr).toBe(
+      `fux new: ${outside} is not in a git repository; run it inside one, or give one with --cwd\n`,
+    );
     expect(fs.existsSync(path.join(home.dir, 'plain.worktrees'))).toBe(false);
     await nothingLeft('feat');
   });
@@ -162,8 +170,11 @@ describe('fux worktree list, diff, remove', () => {
     // A worktree made by hand is not fux's, and not listed.
     gitIn(home, repo, ['worktree', 'add', '-q', '-b', 'by-hand', path.join(root, 'by-hand')]);
     const state = (): Array<Record<string, unknown>> =>
-      (JSON.parse(fuxIn(repo, 'worktree', 'list', '--json').stdout) as { worktrees: Array<Record<string, unknown>> })
-        .worktrees;
+      (
+        JSON.parse(fuxIn(repo, 'worktree', 'list', '--json').stdout) as {
+          worktrees: Array<Record<string, unknown>>;
+        }
+      ).worktrees;
     expect(state()).toMatchObject([
       { name: 'feat-f', branch: 'feat-f', base: 'main', state: 'clean', panes: [{ id, workspace: 'main' }] },
     ]);
@@ -231,6 +242,8 @@ describe('fux worktree list, diff, remove', () => {
   test('a name fux made no worktree for is NOT_FOUND with a pointer to the list', () => {
     const r = fuxIn(repo, 'worktree', 'diff', 'nope');
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`fux worktree diff: no fux worktree named nope in ${repo}; \`fux worktree list\` shows them\n`);
+    expect(r.stderr).toBe(
+      `fux worktree diff: no fux worktree named nope in ${repo}; \`fux worktree list\` shows them\n`,
+    );
   });
 });

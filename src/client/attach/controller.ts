@@ -73,7 +73,8 @@ export class Controller {
     }
     if (this.copy && !view.panes.some((p) => p.id === this.copy!.pane)) this.leaveCopy();
     if (this.overlay?.kind === 'picker') this.showOverlay();
-    if (this.overlay?.kind === 'worktrees') this.openWorktreePicker(this.overlay.panes[this.overlay.selected]);
+    if (this.overlay?.kind === 'worktrees')
+      this.openWorktreePicker(this.overlay.panes[this.overlay.selected]);
   }
 
   /** The worktree picker, built from the view (again when it changes: agents' states move), on `keep` if it is still there. */

@@ -17,7 +17,9 @@ export default class WorktreeDiff extends FuxCommand<typeof WorktreeDiff> {
   };
 
   async run(): Promise<void> {
-    const res = await (await this.fux()).worktree.diff.query({
+    const res = await (
+      await this.fux()
+    ).worktree.diff.query({
       cwd: path.resolve(this.flags.cwd ?? process.cwd()),
       name: this.args.name,
       color: process.stdout.isTTY === true && !this.flags.json,

@@ -11,7 +11,9 @@ export default class WorktreeList extends FuxCommand<typeof WorktreeList> {
   };
 
   async run(): Promise<void> {
-    const res = await (await this.fux()).worktree.list.query({
+    const res = await (
+      await this.fux()
+    ).worktree.list.query({
       cwd: path.resolve(this.flags.cwd ?? process.cwd()),
     });
     this.out(res, () =>

@@ -25,14 +25,23 @@ export default class WorktreeRemove extends FuxCommand<typeof WorktreeRemove> {
     const name = this.args.name;
     if (!this.flags.yes) {
       const wt = (await fux.worktree.list.query({ cwd })).worktrees.find((w) => w.name === name);
-      if (wt && !(await this.confirm(name, wt.path, wt.panes.map((p) => p.id)))) {
+      if (
+        wt &&
+        !(await this.confirm(
+          name,
+          wt.path,
+          wt.panes.map((p) => p.id),
+        ))
+      ) {
         process.stderr.write('fux worktree remove: nothing removed\n');
         this.exit(1);
       }
     }
     const res = await fux.worktree.remove.mutate({ cwd, name, force: this.flags.force });
     this.out(res, () => {
-      const closed = res.panes.length ? `, closed pane${res.panes.length === 1 ? '' : 's'} ${res.panes.map((p) => p.id).join(', ')}` : '';
+      const closed = res.panes.length
+        ? `, closed pane${res.panes.length === 1 ? '' : 's'} ${res.panes.map((p) => p.id).join(', ')}`
+        : '';
       return `removed ${res.path}${closed}; branch ${res.branch} stays (\`git branch -D ${res.branch}\` deletes it)`;
     });
   }

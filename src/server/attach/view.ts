@@ -81,7 +81,14 @@ export function buildView(
   const checkouts: NonNullable<AttachView['checkouts']> = [];
   for (const e of ws.panes.values()) {
     const c = extra.checkout(e);
-    if (c) checkouts.push({ pane: e.id, tab: ws.tabNumber(e.tab), ...c, agent: e.agent.current.agent ?? null, state: e.agent.current.state });
+    if (c)
+      checkouts.push({
+        pane: e.id,
+        tab: ws.tabNumber(e.tab),
+        ...c,
+        agent: e.agent.current.agent ?? null,
+        state: e.agent.current.state,
+      });
   }
 
   return {

@@ -48,7 +48,7 @@ function isDir(p: string): boolean | undefined {
 
 /** The checkout `dir` is in, found by walking up to the first `.git`; undefined outside one. */
 export function findCheckout(dir: string): Checkout | undefined {
-  for (let d = path.resolve(dir); ; ) {
+  for (let d = path.resolve(dir); ;) {
     const dotGit = path.join(d, '.git');
     const kind = isDir(dotGit);
     if (kind === true) return { top: d, gitDir: dotGit, commonDir: dotGit };
@@ -96,7 +96,12 @@ export function readRecord(gitDir: string): WorktreeRecord | undefined {
   try {
     const r = JSON.parse(text) as Partial<WorktreeRecord>;
     if (typeof r.name === 'string' && typeof r.base === 'string' && typeof r.baseCommit === 'string')
-      return { name: r.name, base: r.base, baseCommit: r.baseCommit, createdBranch: r.createdBranch === true };
+      return {
+        name: r.name,
+        base: r.base,
+        baseCommit: r.baseCommit,
+        createdBranch: r.createdBranch === true,
+      };
   } catch {
     // A record that is not ours to read: the worktree is not fux's.
   }

@@ -19,9 +19,8 @@ export interface GitResult {
 }
 
 export function gitEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base, GIT_TERMINAL_PROMPT: '0' };
-  for (const k of REPO_VARS) delete env[k];
-  return env;
+  const kept = Object.entries(base).filter(([k]) => !REPO_VARS.includes(k));
+  return { ...Object.fromEntries(kept), GIT_TERMINAL_PROMPT: '0' };
 }
 
 /** Run git in `cwd`; resolves with its exit code and output whatever the code (a spawn failure rejects). */

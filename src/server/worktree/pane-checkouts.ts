@@ -10,7 +10,12 @@ interface Known {
 }
 
 /** Events after which a pane may be somewhere else: it started, it drew (a `cd`, a `git switch`), it got the focus. */
-const LOOK_AGAIN: ReadonlySet<FuxEvent['type']> = new Set(['pane.opened', 'pane.output', 'pane.focused', 'pane.title']);
+const LOOK_AGAIN: ReadonlySet<FuxEvent['type']> = new Set([
+  'pane.opened',
+  'pane.output',
+  'pane.focused',
+  'pane.title',
+]);
 
 /**
  * Each pane's git checkout for the status line and the worktree picker, kept up to date off the

@@ -22,7 +22,8 @@ export const worktreeRouter = t.router({
   list: proc
     .meta({
       verb: 'worktree list',
-      description: "the worktrees fux made in cwd's repository: branch, state (clean, changed, ahead N), panes",
+      description:
+        "the worktrees fux made in cwd's repository: branch, state (clean, changed, ahead N), panes",
     })
     .input(inputs.worktreeList)
     .output(outputs.worktreeList)
@@ -36,7 +37,8 @@ export const worktreeRouter = t.router({
   diff: proc
     .meta({
       verb: 'worktree diff',
-      description: "a worktree's changes against the base it was made from, as `git diff` prints them (≤ 768 KiB)",
+      description:
+        "a worktree's changes against the base it was made from, as `git diff` prints them (≤ 768 KiB)",
     })
     .input(inputs.worktreeDiff)
     .output(outputs.worktreeDiff)

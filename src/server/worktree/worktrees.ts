@@ -90,11 +90,17 @@ export class Worktrees {
     env: Record<string, string>,
   ): Promise<EnsuredWorktree> {
     const from = findCheckout(cwd)!.top;
-    const baseCommit = (await git(cwd, ['rev-parse', '--verify', 'HEAD^{commit}']).catch(() => {
-      throw new FuxError('PRECONDITION_FAILED', `${from} has no commit yet; commit something first, then make worktrees of it`);
-    })).trim();
+    const baseCommit = (
+      await git(cwd, ['rev-parse', '--verify', 'HEAD^{commit}']).catch(() => {
+        throw new FuxError(
+          'PRECONDITION_FAILED',
+          `${from} has no commit yet; commit something first, then make worktrees of it`,
+        );
+      })
+    ).trim();
     const baseBranch = (await runGit(cwd, ['symbolic-ref', '-q', '--short', 'HEAD'])).stdout.trim();
-    const branchExists = (await runGit(repoTop, ['show-ref', '--verify', '--quiet', `refs/heads/${name}`])).code === 0;
+    const branchExists =
+      (await runGit(repoTop, ['show-ref', '--verify', '--quiet', `refs/heads/${name}`])).code === 0;
     fs.mkdirSync(path.dirname(dir), { recursive: true });
     await gitOrUserError(
       repoTop,
@@ -136,7 +142,14 @@ export class Worktrees {
       const ahead = Number(
         (await git(w.path, ['rev-list', '--count', `${await baseOf(w.path, record)}..HEAD`])).trim(),
       );
-      out.push({ name: record.name, branch: w.branch, path: w.path, base: record.base, changed: changed.length, ahead });
+      out.push({
+        name: record.name,
+        branch: w.branch,
+        path: w.path,
+        base: record.base,
+        changed: changed.length,
+        ahead,
+      });
     }
     return out;
   }
@@ -219,7 +232,8 @@ export class Worktrees {
 
 /** The repository `cwd` is in, or a clear error outside one. */
 async function repoOf(cwd: string): Promise<{ top: string }> {
-  if (!fs.existsSync(cwd)) throw new FuxError('BAD_REQUEST', `no directory ${cwd}; give an existing one with --cwd`);
+  if (!fs.existsSync(cwd))
+    throw new FuxError('BAD_REQUEST', `no directory ${cwd}; give an existing one with --cwd`);
   const common = await runGit(cwd, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
   if (common.code !== 0)
     throw new FuxError(
@@ -265,7 +279,8 @@ async function worktreeList(repoTop: string): Promise<ListedWorktree[]> {
 
 /** What the worktree is compared with: its base branch while it exists, else the commit it was made from. */
 async function baseOf(dir: string, record: WorktreeRecord): Promise<string> {
-  const exists = (await runGit(dir, ['rev-parse', '--verify', '--quiet', `${record.base}^{commit}`])).code === 0;
+  const exists =
+    (await runGit(dir, ['rev-parse', '--verify', '--quiet', `${record.base}^{commit}`])).code === 0;
   return exists ? record.base : record.baseCommit;
 }
 
@@ -273,7 +288,10 @@ async function baseOf(dir: string, record: WorktreeRecord): Promise<string> {
 async function gitOrUserError(cwd: string, args: string[]): Promise<void> {
   const r = await runGit(cwd, args);
   if (r.code !== 0)
-    throw new FuxError('CONFLICT', `git ${args.slice(0, 2).join(' ')}: ${r.stderr.trim().split('\n').join('; ')}`);
+    throw new FuxError(
+      'CONFLICT',
+      `git ${args.slice(0, 2).join(' ')}: ${r.stderr.trim().split('\n').join('; ')}`,
+    );
 }
 
 function samePath(a: string, b: string): boolean {
