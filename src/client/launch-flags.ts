@@ -12,6 +12,11 @@ export const launchFlags = {
   }),
 };
 
+/** The worktree verbs: which repository they are about. */
+export const repoFlags = {
+  cwd: Flags.string({ description: 'a directory in the repository (default: the current one)' }),
+};
+
 /** `new` and `split`: start the program in its own git worktree (src/server/worktree). */
 export const worktreeFlag = {
   worktree: Flags.string({

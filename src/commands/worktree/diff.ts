@@ -1,6 +1,7 @@
-import { Args, Flags } from '@oclif/core';
-import * as path from 'node:path';
+import { Args } from '@oclif/core';
 import { FuxCommand } from '../../client/command';
+import { callerDir } from '../../client/launch';
+import { repoFlags } from '../../client/launch-flags';
 
 export default class WorktreeDiff extends FuxCommand<typeof WorktreeDiff> {
   static override summary =
@@ -13,14 +14,14 @@ export default class WorktreeDiff extends FuxCommand<typeof WorktreeDiff> {
   ];
   static override args = { name: Args.string({ required: true, description: 'the worktree (its branch)' }) };
   static override flags = {
-    cwd: Flags.string({ description: 'a directory in the repository (default: the current one)' }),
+    ...repoFlags,
   };
 
   async run(): Promise<void> {
     const res = await (
       await this.fux()
     ).worktree.diff.query({
-      cwd: path.resolve(this.flags.cwd ?? process.cwd()),
+      cwd: callerDir(this.flags.cwd),
       name: this.args.name,
       color: process.stdout.isTTY === true && !this.flags.json,
     });

@@ -1,20 +1,20 @@
-import { Flags } from '@oclif/core';
-import * as path from 'node:path';
 import { FuxCommand } from '../../client/command';
+import { callerDir } from '../../client/launch';
+import { repoFlags } from '../../client/launch-flags';
 
 export default class WorktreeList extends FuxCommand<typeof WorktreeList> {
   static override summary =
     'List the git worktrees fux made in this repository: branch, state (clean, changed, ahead N) and panes';
   static override examples = ['<%= config.bin %> worktree list', '<%= config.bin %> worktree list --json'];
   static override flags = {
-    cwd: Flags.string({ description: 'a directory in the repository (default: the current one)' }),
+    ...repoFlags,
   };
 
   async run(): Promise<void> {
     const res = await (
       await this.fux()
     ).worktree.list.query({
-      cwd: path.resolve(this.flags.cwd ?? process.cwd()),
+      cwd: callerDir(this.flags.cwd),
     });
     this.out(res, () =>
       res.worktrees.length === 0

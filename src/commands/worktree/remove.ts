@@ -1,7 +1,8 @@
 import { Args, Flags } from '@oclif/core';
-import * as path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { FuxCommand } from '../../client/command';
+import { callerDir } from '../../client/launch';
+import { repoFlags } from '../../client/launch-flags';
 
 export default class WorktreeRemove extends FuxCommand<typeof WorktreeRemove> {
   static override summary =
@@ -14,14 +15,14 @@ export default class WorktreeRemove extends FuxCommand<typeof WorktreeRemove> {
   ];
   static override args = { name: Args.string({ required: true, description: 'the worktree (its branch)' }) };
   static override flags = {
-    cwd: Flags.string({ description: 'a directory in the repository (default: the current one)' }),
+    ...repoFlags,
     force: Flags.boolean({ description: 'remove it even with uncommitted changes (they are lost)' }),
     yes: Flags.boolean({ char: 'y', description: 'do not ask' }),
   };
 
   async run(): Promise<void> {
     const fux = await this.fux();
-    const cwd = path.resolve(this.flags.cwd ?? process.cwd());
+    const cwd = callerDir(this.flags.cwd);
     const name = this.args.name;
     if (!this.flags.yes) {
       const wt = (await fux.worktree.list.query({ cwd })).worktrees.find((w) => w.name === name);

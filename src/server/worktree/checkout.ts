@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 
 /**
@@ -29,6 +29,15 @@ export interface CheckoutInfo {
 
 /** Where fux records a worktree it made (in the worktree's own git dir, so `git worktree remove` takes it too). */
 export const WORKTREE_RECORD = 'fux-worktree.json';
+
+/** The path with its symlinks resolved (as /proc and git report directories), else as it is. */
+export function realPath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
 
 function readText(file: string): string | undefined {
   try {

@@ -1,19 +1,11 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PaneOfWorktree } from '../schemas';
 import type { Workspaces } from '../workspaces';
-
-function real(p: string): string {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return path.resolve(p);
-  }
-}
+import { realPath } from './checkout';
 
 /** The panes, in every workspace, whose program works in `dir` or below it. */
 export function panesIn(workspaces: Workspaces, dir: string): PaneOfWorktree[] {
-  const top = real(dir);
+  const top = realPath(dir);
   const out: PaneOfWorktree[] = [];
   for (const ws of workspaces.all()) {
     for (const e of ws.panes.values()) {

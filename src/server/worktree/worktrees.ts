@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FuxError } from '../errors';
-import { findCheckout, readRecord, WORKTREE_RECORD, type WorktreeRecord } from './checkout';
+import { findCheckout, readRecord, realPath, WORKTREE_RECORD, type WorktreeRecord } from './checkout';
 import { git, gitEnv, runGit } from './git';
 import { copyIncluded, includedFiles } from './include';
 
@@ -295,14 +295,7 @@ async function gitOrUserError(cwd: string, args: string[]): Promise<void> {
 }
 
 function samePath(a: string, b: string): boolean {
-  const real = (p: string): string => {
-    try {
-      return fs.realpathSync(p);
-    } catch {
-      return path.resolve(p);
-    }
-  };
-  return real(a) === real(b);
+  return realPath(a) === realPath(b);
 }
 
 /** The setup command in the new worktree; a failure says its exit and the end of its output. */
