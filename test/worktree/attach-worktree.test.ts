@@ -60,3 +60,35 @@ test('the status line shows the branch and follows a cd; prefix W lists the work
   );
   await outer.waitFor(t, (l) => bottom(l).includes('⎇ feat-one'), "the focused pane's branch");
 });
+
+test('worktree remove on a terminal asks first: no keeps everything, yes closes its pane and removes it', async () => {
+  const repo = path.join(home.dir, 'app');
+  makeRepo(home, repo, { 'README.md': 'app\n' });
+  const { id } = await fux.new.mutate({
+    argv: ['sleep', '60'],
+    cwd: repo,
+    env: home.env,
+    worktree: 'feat-ask',
+  });
+  const dir = path.join(home.dir, 'app.worktrees', 'feat-ask');
+  const remove = `cd ${repo} && ${process.execPath} ${fuxBin} worktree remove feat-ask; echo "exit=$?"`;
+
+  const no = outer.open('ask-no', 120, 10, `sh -c '${remove}; sleep 60'`);
+  await outer.waitFor(
+    no,
+    (l) => l.some((x) => x.includes(`Remove worktree feat-ask (${dir}) and close pane ${id}? [y/N]`)),
+    'the question',
+  );
+  outer.keys(no, ['n', 'Enter']);
+  await outer.waitFor(no, (l) => l.some((x) => x.includes('exit=1')), 'the refusal');
+  expect(outer.screen(no).join('\n')).toContain('nothing removed');
+  expect(fs.existsSync(dir)).toBe(true);
+  expect((await fux.list.query({})).workspaces[0]!.panes.map((p) => p.id)).toEqual([id]);
+
+  const yes = outer.open('ask-yes', 120, 10, `sh -c '${remove}; sleep 60'`);
+  await outer.waitFor(yes, (l) => l.some((x) => x.includes('[y/N]')), 'the question');
+  outer.keys(yes, ['y', 'Enter']);
+  await outer.waitFor(yes, (l) => l.some((x) => x.includes('exit=0')), 'the removal');
+  expect(outer.screen(yes).join('\n')).toContain(`closed pane ${id}; branch feat-ask stays`);
+  expect(fs.existsSync(dir)).toBe(false);
+});

@@ -85,6 +85,15 @@ describe('fux new --worktree', () => {
     expect(worktreeCount()).toBe(2);
   });
 
+  test('two panes asking for one new worktree at once: one makes it, the other reuses it', async () => {
+    const ask = (): Promise<{ id: number }> =>
+      fux.new.mutate({ argv: ['sleep', '60'], cwd: repo, env: home.env, worktree: 'feat-race' });
+    const [a, b] = await Promise.all([ask(), ask()]);
+    expect(a.id).not.toBe(b.id);
+    expect(worktreeCount()).toBe(2);
+    expect(fs.readFileSync(path.join(root, 'feat-race', 'setup-ran.local'), 'utf8')).toBe('feat-race\n');
+  });
+
   test('list --json gives each pane its repository, branch and fux worktree (nulls outside a checkout)', async () => {
     fuxIn(repo, 'new', '--worktree', 'feat-c', '--', 'sleep', '60');
     fuxIn(repo, 'new', '--', 'sleep', '60');
@@ -246,4 +255,21 @@ describe('fux worktree list, diff, remove', () => {
       `fux worktree diff: no fux worktree named nope in ${repo}; \`fux worktree list\` shows them\n`,
     );
   });
+});
+
+test('worktree_root places the worktrees: ~ is home, {repo} the repository name', async () => {
+  const other = worktreeHome('worktree_root = "~/trees/{repo}"\n');
+  try {
+    await other.startServer();
+    const dir = path.join(other.dir, 'src', 'app');
+    makeRepo(other, dir, { 'README.md': 'app\n' });
+    const r = other.cli(['new', '--worktree', 'feat-root', '--', 'sleep', '60'], { cwd: dir });
+    expect(r.stderr).toBe('');
+    const userHome = other.env.HOME!;
+    expect(
+      gitIn(other, path.join(userHome, 'trees', 'app', 'feat-root'), ['branch', '--show-current']).trim(),
+    ).toBe('feat-root');
+  } finally {
+    await other.close();
+  }
 });
