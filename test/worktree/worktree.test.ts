@@ -104,6 +104,7 @@ describe('fux new --worktree', () => {
     const fields = listed.workspaces
       .flatMap((w) => w.panes as Array<Record<string, unknown>>)
       .map(({ repo: r, branch, worktree }) => ({ repo: r, branch, worktree }));
+    expect(fuxIn(repo, 'list').stdout).toMatch(/sleep 60 +\S+feat-c +⎇ feat-c\n.*sleep 60 +\S+app +⎇ main\n/);
     expect(fields).toEqual([
       { repo, branch: 'feat-c', worktree: 'feat-c' },
       { repo, branch: 'main', worktree: null },
@@ -113,8 +114,8 @@ describe('fux new --worktree', () => {
 });
 
 describe('a worktree that cannot be made leaves nothing behind: no directory, no branch, no pane', () => {
-  const nothingLeft = async (name: string): Promise<void> => {
-    expect(fs.existsSync(path.join(root, name))).toBe(false);
+  const nothingLeft = async (): Promise<void> => {
+    expect(fs.existsSync(root)).toBe(false);
     expect(branches()).toEqual(['main']);
     expect(worktreeCount()).toBe(1);
     expect(await panes()).toEqual([]);
@@ -128,21 +129,21 @@ describe('a worktree that cannot be made leaves nothing behind: no directory, no
       `fux new: ${outside} is not in a git repository; run it inside one, or give one with --cwd\n`,
     );
     expect(fs.existsSync(path.join(home.dir, 'plain.worktrees'))).toBe(false);
-    await nothingLeft('feat');
+    await nothingLeft();
   });
 
   test.each(['bad..name', 'no spaces', '-dash', 'end.lock'])('an invalid branch name: %s', async (name) => {
     const r = fuxIn(repo, 'split', 'h', `--worktree=${name}`, '--', 'sleep', '60');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${JSON.stringify(name)} is not a valid branch name`);
-    await nothingLeft(name);
+    await nothingLeft();
   });
 
   test('a branch checked out in another worktree', async () => {
     const r = fuxIn(repo, 'new', '--worktree', 'main', '--', 'sleep', '60');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`branch main is checked out in ${repo}`);
-    await nothingLeft('main');
+    await nothingLeft();
   });
 
   test('a directory in the way that is not its worktree (and it stays as it was)', async () => {
@@ -157,18 +158,19 @@ describe('a worktree that cannot be made leaves nothing behind: no directory, no
   });
 
   test('a setup command that fails: the worktree and its new branch are removed, and the error says why', async () => {
-    const r = fuxIn(repo, 'new', '--worktree', 'fail-setup', '--', 'sleep', '60');
+    // A name with a slash: the directories made for it go as well.
+    const r = fuxIn(repo, 'new', '--worktree', 'fail-setup/nested', '--', 'sleep', '60');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('worktree fail-setup was not made (removed again)');
+    expect(r.stderr).toContain('worktree fail-setup/nested was not made (removed again)');
     expect(r.stderr).toContain('exited with 3');
     expect(r.stderr).toContain('setup broke');
-    await nothingLeft('fail-setup');
+    await nothingLeft();
   });
 
   test('a command that cannot start', async () => {
     const r = fuxIn(repo, 'new', '--worktree', 'feat-e', '--', path.join(home.dir, 'no-such-program'));
     expect(r.code).toBe(1);
-    await nothingLeft('feat-e');
+    await nothingLeft();
   });
 });
 

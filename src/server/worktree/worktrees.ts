@@ -101,16 +101,34 @@ export class Worktrees {
     const baseBranch = (await runGit(cwd, ['symbolic-ref', '-q', '--short', 'HEAD'])).stdout.trim();
     const branchExists =
       (await runGit(repoTop, ['show-ref', '--verify', '--quiet', `refs/heads/${name}`])).code === 0;
-    fs.mkdirSync(path.dirname(dir), { recursive: true });
-    await gitOrUserError(
-      repoTop,
-      branchExists ? ['worktree', 'add', dir, name] : ['worktree', 'add', '-b', name, dir, baseCommit],
-    );
+    // The directories made for it go again with it (only while empty: another repository's
+    // worktrees may share a root).
+    const madeDirs = fs.mkdirSync(path.dirname(dir), { recursive: true });
+    const removeMadeDirs = (): void => {
+      if (madeDirs === undefined) return;
+      for (let d = path.dirname(dir); d.startsWith(madeDirs); d = path.dirname(d)) {
+        try {
+          fs.rmdirSync(d);
+        } catch {
+          return;
+        }
+      }
+    };
+    try {
+      await gitOrUserError(
+        repoTop,
+        branchExists ? ['worktree', 'add', dir, name] : ['worktree', 'add', '-b', name, dir, baseCommit],
+      );
+    } catch (err) {
+      removeMadeDirs();
+      throw err;
+    }
     const undo = async (): Promise<void> => {
       await runGit(repoTop, ['worktree', 'remove', '--force', dir]);
       fs.rmSync(dir, { recursive: true, force: true });
       await runGit(repoTop, ['worktree', 'prune']);
       if (!branchExists) await runGit(repoTop, ['branch', '-D', name]);
+      removeMadeDirs();
     };
     try {
       const record: WorktreeRecord = {
