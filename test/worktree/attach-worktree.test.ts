@@ -71,6 +71,11 @@ test('worktree remove on a terminal asks first: no keeps everything, yes closes 
     worktree: 'feat-ask',
   });
   const dir = path.join(home.dir, 'app.worktrees', 'feat-ask');
+  await until(
+    async () => (await fux.worktree.list.query({ cwd: repo })).worktrees[0]?.panes.length === 1,
+    10_000,
+    'the pane in the worktree',
+  );
   const remove = `cd ${repo} && ${process.execPath} ${fuxBin} worktree remove feat-ask; echo "exit=$?"`;
 
   const no = outer.open('ask-no', 120, 10, `sh -c '${remove}; sleep 60'`);

@@ -70,8 +70,14 @@ describe('fux new --worktree', () => {
     expect(fs.existsSync(path.join(dir, 'notes.local'))).toBe(false);
     expect(fs.existsSync(path.join(dir, 'extra.txt'))).toBe(false);
     expect(fs.readFileSync(path.join(dir, 'setup-ran.local'), 'utf8')).toBe('feat-a\n');
-    const pane = (await panes()).find((p) => p.id === Number(r.stdout.trim()))!;
-    expect(pane.cwd).toBe(fs.realpathSync(dir));
+    // The pane's cwd is its program's, read from /proc: right after the start it may be the parent's still.
+    const id = Number(r.stdout.trim());
+    const real = fs.realpathSync(dir);
+    await until(
+      async () => (await panes()).find((p) => p.id === id)?.cwd === real,
+      10_000,
+      'the pane in the worktree',
+    );
   });
 
   test('reuses its worktree: a second pane on the same name starts there without making or setting up anything again', async () => {
@@ -80,8 +86,21 @@ describe('fux new --worktree', () => {
     expect(again.stderr).toBe('');
     expect(again.code).toBe(0);
     const dir = fs.realpathSync(path.join(root, 'feat-b'));
-    expect((await panes()).filter((p) => p.cwd === dir)).toHaveLength(2);
+    await until(
+      async () => (await panes()).filter((p) => p.cwd === dir).length === 2,
+      10_000,
+      'two panes there',
+    );
     expect(fs.readFileSync(path.join(dir, 'setup-ran.local'), 'utf8')).toBe('feat-b\n');
+    expect(worktreeCount()).toBe(2);
+    // Its agent may switch branches there: it is still fux's worktree feat-b.
+    gitIn(home, dir, ['switch', '-q', '-c', 'feat-b-2']);
+    expect(fuxIn(repo, 'new', '--worktree', 'feat-b', '--', 'sleep', '60').code).toBe(0);
+    await until(
+      async () => (await panes()).filter((p) => p.cwd === dir).length === 3,
+      10_000,
+      'three panes there',
+    );
     expect(worktreeCount()).toBe(2);
   });
 
@@ -98,6 +117,12 @@ describe('fux new --worktree', () => {
     fuxIn(repo, 'new', '--worktree', 'feat-c', '--', 'sleep', '60');
     fuxIn(repo, 'new', '--', 'sleep', '60');
     fuxIn(home.dir, 'new', '--', 'sleep', '60');
+    const started = [fs.realpathSync(path.join(root, 'feat-c')), repo, home.dir].join();
+    await until(
+      async () => (await panes()).map((p) => p.cwd).join() === started,
+      10_000,
+      'the panes started',
+    );
     const listed = JSON.parse(fuxIn(repo, 'list', '--json').stdout) as {
       workspaces: Array<{ panes: unknown[] }>;
     };
@@ -186,6 +211,7 @@ describe('fux worktree list, diff, remove', () => {
           worktrees: Array<Record<string, unknown>>;
         }
       ).worktrees;
+    await until(() => state()[0]?.panes.length === 1, 10_000, 'the pane in the worktree');
     expect(state()).toMatchObject([
       { name: 'feat-f', branch: 'feat-f', base: 'main', state: 'clean', panes: [{ id, workspace: 'main' }] },
     ]);

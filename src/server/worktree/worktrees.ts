@@ -53,7 +53,7 @@ export class Worktrees {
   constructor(private readonly settings: () => WorktreeSettings) {}
 
   /**
-   * The worktree NAME of the repository `cwd` is in: fux's existing one, else a new one (branch
+   * The worktree NAME of the repository `cwd` is in: fux's existing one (reused as it is), else a new one (branch
    * NAME, made from what `cwd` has checked out when the branch does not exist yet) with the
    * `.worktreeinclude` files copied and the setup command run. Anything that fails after git made
    * the worktree removes it again (and the branch, if it was made here): nothing is left half-made.
@@ -63,16 +63,16 @@ export class Worktrees {
     return this.locked(repo.top, async () => {
       await checkBranchName(cwd, name);
       const dir = this.dirFor(repo.top, name);
-      const holder = (await worktreeList(repo.top)).find((w) => w.branch === name);
-      if (holder) {
-        const record = readRecord(holder.gitDir);
-        if (record?.name === name && samePath(holder.path, dir))
-          return { name, path: holder.path, created: false, undo: async () => undefined };
+      const listed = await worktreeList(repo.top);
+      // fux's worktree NAME, wherever it is and whatever its agent has checked out since.
+      const mine = listed.find((w) => recordOf(w)?.name === name);
+      if (mine) return { name, path: mine.path, created: false, undo: async () => undefined };
+      const holder = listed.find((w) => w.branch === name);
+      if (holder)
         throw new FuxError(
           'CONFLICT',
           `branch ${name} is checked out in ${holder.path}; a branch can be in one worktree only: pick another name, or start the command there with --cwd ${holder.path}`,
         );
-      }
       if (fs.existsSync(dir))
         throw new FuxError(
           'CONFLICT',
@@ -154,7 +154,7 @@ export class Worktrees {
     const repo = await repoOf(cwd);
     const out: WorktreeStatus[] = [];
     for (const w of await worktreeList(repo.top)) {
-      const record = readRecord(w.gitDir);
+      const record = recordOf(w);
       if (!record) continue;
       const changed = (await git(w.path, ['status', '--porcelain', '-z'])).split('\0').filter(Boolean);
       const ahead = Number(
@@ -176,7 +176,7 @@ export class Worktrees {
   async find(cwd: string, name: string): Promise<{ path: string; record: WorktreeRecord; repo: string }> {
     const repo = await repoOf(cwd);
     for (const w of await worktreeList(repo.top)) {
-      const record = readRecord(w.gitDir);
+      const record = recordOf(w);
       if (record?.name === name) return { path: w.path, record, repo: repo.top };
     }
     throw new FuxError(
@@ -273,7 +273,8 @@ async function checkBranchName(cwd: string, name: string): Promise<void> {
 
 interface ListedWorktree {
   path: string;
-  gitDir: string;
+  /** Its own git dir; undefined when its directory is gone (git calls it prunable). */
+  gitDir: string | undefined;
   branch: string | null;
 }
 
@@ -288,11 +289,15 @@ async function worktreeList(repoTop: string): Promise<ListedWorktree[]> {
     const checkout = findCheckout(wt);
     out.push({
       path: wt,
-      gitDir: checkout && samePath(checkout.top, wt) ? checkout.gitDir : '',
+      gitDir: checkout && samePath(checkout.top, wt) ? checkout.gitDir : undefined,
       branch: ref ? ref.replace(/^refs\/heads\//, '') : null,
     });
   }
   return out;
+}
+
+function recordOf(w: ListedWorktree): WorktreeRecord | undefined {
+  return w.gitDir === undefined ? undefined : readRecord(w.gitDir);
 }
 
 /** What the worktree is compared with: its base branch while it exists, else the commit it was made from. */
