@@ -205,10 +205,10 @@ describe('fux worktree list, diff, remove', () => {
     const dir = path.join(root, 'feat-f');
     // A worktree made by hand is not fux's, and not listed.
     gitIn(home, repo, ['worktree', 'add', '-q', '-b', 'by-hand', path.join(root, 'by-hand')]);
-    const state = (): Array<Record<string, unknown>> =>
+    const state = (): Array<{ state: string; panes: unknown[] }> =>
       (
         JSON.parse(fuxIn(repo, 'worktree', 'list', '--json').stdout) as {
-          worktrees: Array<Record<string, unknown>>;
+          worktrees: Array<{ state: string; panes: unknown[] }>;
         }
       ).worktrees;
     await until(() => state()[0]?.panes.length === 1, 10_000, 'the pane in the worktree');

@@ -43,9 +43,8 @@ export const worktreeRouter = t.router({
     .input(inputs.worktreeDiff)
     .output(outputs.worktreeDiff)
     .query(async ({ ctx, input }) => {
-      const { path, record } = await ctx.worktrees.find(input.cwd, input.name);
-      const text = await ctx.worktrees.diff(input.cwd, input.name, input.color ?? false);
-      return { ...cut(text, MAX_DIFF_BYTES), path, base: record.base };
+      const { text, path, base } = await ctx.worktrees.diff(input.cwd, input.name, input.color ?? false);
+      return { ...cut(text, MAX_DIFF_BYTES), path, base };
     }),
   remove: proc
     .meta({

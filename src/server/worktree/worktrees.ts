@@ -189,7 +189,11 @@ export class Worktrees {
    * The worktree's changes against its base as `git diff` prints them: everything since the
    * merge-base with the base (commits and the working tree), then each untracked file as new.
    */
-  async diff(cwd: string, name: string, color: boolean): Promise<string> {
+  async diff(
+    cwd: string,
+    name: string,
+    color: boolean,
+  ): Promise<{ text: string; path: string; base: string }> {
     const { path: dir, record } = await this.find(cwd, name);
     const colour = `--color=${color ? 'always' : 'never'}`;
     const since = (await git(dir, ['merge-base', await baseOf(dir, record), 'HEAD'])).trim();
@@ -201,7 +205,7 @@ export class Worktrees {
       // --no-index exits 1 when the files differ, which they do.
       text += (await runGit(dir, ['diff', colour, '--no-index', '--', '/dev/null', file])).stdout;
     }
-    return text;
+    return { text, path: dir, base: record.base };
   }
 
   /**
