@@ -95,8 +95,6 @@ export interface WorktreeRecord {
   /** The branch (or commit, when detached) the worktree was made from: what `diff` compares with. */
   base: string;
   baseCommit: string;
-  /** Whether fux created the branch (it was not there before). */
-  createdBranch: boolean;
 }
 
 export function readRecord(gitDir: string): WorktreeRecord | undefined {
@@ -105,12 +103,7 @@ export function readRecord(gitDir: string): WorktreeRecord | undefined {
   try {
     const r = JSON.parse(text) as Partial<WorktreeRecord>;
     if (typeof r.name === 'string' && typeof r.base === 'string' && typeof r.baseCommit === 'string')
-      return {
-        name: r.name,
-        base: r.base,
-        baseCommit: r.baseCommit,
-        createdBranch: r.createdBranch === true,
-      };
+      return { name: r.name, base: r.base, baseCommit: r.baseCommit };
   } catch {
     // A record that is not ours to read: the worktree is not fux's.
   }

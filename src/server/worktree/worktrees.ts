@@ -131,12 +131,7 @@ export class Worktrees {
       removeMadeDirs();
     };
     try {
-      const record: WorktreeRecord = {
-        name,
-        base: baseBranch || baseCommit,
-        baseCommit,
-        createdBranch: !branchExists,
-      };
+      const record: WorktreeRecord = { name, base: baseBranch || baseCommit, baseCommit };
       fs.writeFileSync(path.join(findCheckout(dir)!.gitDir, WORKTREE_RECORD), JSON.stringify(record) + '\n');
       copyIncluded(from, dir, await includedFiles(from));
       const setup = this.settings().setup;
