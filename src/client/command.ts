@@ -72,7 +72,7 @@ export abstract class FuxCommand<T extends typeof Command> extends Command {
   ): Promise<void> {
     if (err.oclif) throw err; // oclif's own parse errors and exits already say what to do
     const message = err instanceof TRPCClientError ? err.message : err.message || String(err);
-    process.stderr.write(`fux ${this.id ?? ''}: ${message}\n`);
+    process.stderr.write(`fux ${(this.id ?? '').replaceAll(':', ' ')}: ${message}\n`);
     this.exit(1);
   }
 

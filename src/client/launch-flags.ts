@@ -11,3 +11,17 @@ export const launchFlags = {
     multiple: true,
   }),
 };
+
+/** The worktree verbs: which repository they are about. */
+export const repoFlags = {
+  cwd: Flags.string({ description: 'a directory in the repository (default: the current one)' }),
+};
+
+/** `new` and `split`: start the program in its own git worktree (src/server/worktree). */
+export const worktreeFlag = {
+  worktree: Flags.string({
+    description:
+      "start in fux's git worktree on branch NAME of this repository, made (or reused) under worktree_root",
+    helpValue: 'NAME',
+  }),
+};

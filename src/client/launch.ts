@@ -6,6 +6,11 @@ export function callerEnv(): Record<string, string> {
   return definedEnv(process.env);
 }
 
+/** A directory the caller names (`--cwd`), else its own, as an absolute path for the server. */
+export function callerDir(cwd: string | undefined): string {
+  return path.resolve(cwd ?? process.cwd());
+}
+
 /** The caller's cwd and environment, as `new`/`split` pass them, with `--cwd`/`--env` applied. */
 export function launchInput(
   flags: { cwd?: string; env?: string[] },
@@ -18,5 +23,5 @@ export function launchInput(
       throw new Error(`--env ${JSON.stringify(kv)} is not KEY=VALUE; write it like --env EDITOR=vim`);
     env[kv.slice(0, eq)] = kv.slice(eq + 1);
   }
-  return { argv: argv.length ? argv : undefined, cwd: path.resolve(flags.cwd ?? process.cwd()), env };
+  return { argv: argv.length ? argv : undefined, cwd: callerDir(flags.cwd), env };
 }

@@ -1,12 +1,16 @@
 import { Args, Flags } from '@oclif/core';
 import { FuxCommand } from '../client/command';
 import { split } from '../client/cli/verbs';
-import { launchFlags } from '../client/launch-flags';
+import { launchFlags, worktreeFlag } from '../client/launch-flags';
 
 export default class Split extends FuxCommand<typeof Split> {
   static override summary = 'Split a pane: v puts the new pane to the right, h below; prints the new id';
-  static override usage = 'split <h|v> [--target ID] [--cwd DIR] [-- COMMAND...]';
-  static override examples = ['<%= config.bin %> split v -- claude', '<%= config.bin %> split h --target 2'];
+  static override usage = 'split <h|v> [--target ID] [--cwd DIR] [--worktree NAME] [-- COMMAND...]';
+  static override examples = [
+    '<%= config.bin %> split v -- claude',
+    '<%= config.bin %> split h --target 2',
+    '<%= config.bin %> split v --worktree fix-tests -- codex',
+  ];
   static override strict = false;
   static override args = {
     direction: Args.string({
@@ -17,6 +21,7 @@ export default class Split extends FuxCommand<typeof Split> {
   };
   static override flags = {
     ...launchFlags,
+    ...worktreeFlag,
     target: Flags.integer({
       char: 't',
       description: 'pane to split (default: this pane inside fux, else the focused one)',
@@ -32,6 +37,7 @@ export default class Split extends FuxCommand<typeof Split> {
         target: this.flags.target,
         cwd: this.flags.cwd,
         env: this.flags.env,
+        worktree: this.flags.worktree,
         command: (argv as string[]).slice(1),
       }),
     );

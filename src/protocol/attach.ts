@@ -106,6 +106,22 @@ export const viewSchema = z.object({
   ),
   /** The panes of the active tab that show (the zoomed one alone while zoomed). */
   panes: z.array(viewPaneSchema),
+  checkouts: z
+    .array(
+      z.object({
+        pane: z.number().int(),
+        tab: z.number().int(),
+        repo: z.string().describe("the repository's main checkout"),
+        branch: z.string().nullable().describe('null when HEAD is detached'),
+        worktree: z.string().nullable().describe('the fux worktree (its name), null if not one'),
+        agent: z.string().nullable(),
+        state: agentState,
+      }),
+    )
+    .optional()
+    .describe(
+      'the panes of the workspace working in a git checkout: the status line branch, the worktree picker',
+    ),
   zoomed: z.boolean(),
   status: z.array(z.object({ segment: z.string(), text: z.string() })),
   popup: rectSchema.extend({ id: z.number().int(), title: z.string() }).nullable(),

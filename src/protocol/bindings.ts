@@ -44,6 +44,7 @@ export const clientAction = z.enum([
   'copy-mode',
   'workspace-picker',
   'answer-picker',
+  'worktree-picker',
   'help',
   'send-prefix',
 ]);

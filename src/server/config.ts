@@ -13,6 +13,7 @@ import { issueText } from '../rpc/error-formatter';
 import { clientAction, commandBinding, namedCall, procedureCall, UNBOUND } from '../protocol/bindings';
 import { KEY_FORMS, parseKeyName } from '../protocol/keys';
 import { checkBindingInput } from './attach/bindable';
+import { DEFAULT_WORKTREE_ROOT } from './worktree/worktrees';
 
 /** A key as config writes it (`C-a`, `M-x`, `F5`, `|`): the key model the attach client matches presses with. */
 const keySchema = z
@@ -64,6 +65,20 @@ export const configSchema = z.strictObject({
     .array(z.string().min(1))
     .default([])
     .describe('shell commands started with the server and restarted (with backoff) when they exit'),
+  worktree_root: z
+    .string()
+    .min(1)
+    .default(DEFAULT_WORKTREE_ROOT)
+    .describe(
+      'where `--worktree NAME` puts worktree NAME: relative to the repository, `~` is home, `{repo}` its directory name',
+    ),
+  worktree_setup: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'a shell command run in a new worktree before its command starts (e.g. `npm ci`); if it fails the worktree is removed',
+    ),
 });
 
 export type FuxConfig = z.infer<typeof configSchema>;

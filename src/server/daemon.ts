@@ -14,6 +14,7 @@ import { version } from './version';
 import { AgentDetection } from './agent/agent-detection';
 import { configFile, defaultCommandOf, type FuxConfig } from './config';
 import { AttachHub } from './attach/hub';
+import { Worktrees } from './worktree/worktrees';
 import { ConfigStore } from './config-store';
 import { Hooks } from './hooks';
 import { platformNotifier } from './notifier';
@@ -120,6 +121,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   config.onChange(applyPaneDefaults);
   const attach = new AttachHub({ workspaces, bus, config: () => config.current, log: (m) => log.warn(m) });
   config.onChange(() => attach.configChanged());
+  const worktrees = new Worktrees(() => ({
+    root: config.current.worktree_root,
+    setup: config.current.worktree_setup,
+  }));
   const started = Date.now();
   let stopping: Promise<void> | undefined;
   let resolveStopped!: () => void;
@@ -152,6 +157,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       workspaces,
       bus,
       attach,
+      worktrees,
       conn,
       server: control,
       subscriberQueueLimit: opts.subscriberQueueLimit ?? 1024,

@@ -1,6 +1,7 @@
 import { flagNames } from '../zor';
 import type { PaneInfo, WorkspaceInfo } from './schemas';
 import type { Workspace } from './workspace';
+import { checkoutInfo } from './worktree/checkout';
 
 /** The `list` view of a workspace: every tab with its layout, every pane with its geometry, focus and agent. */
 export function describeWorkspace(ws: Workspace): WorkspaceInfo {
@@ -14,12 +15,13 @@ export function describeWorkspace(ws: Workspace): WorkspaceInfo {
       if (!e || !r) continue;
       const focused = tab.layout.focused === id;
       const status = e.agent.current;
+      const cwd = e.pane.currentCwd();
       panes.push({
         id,
         tab: i + 1,
         command: e.command,
         pid: e.pane.pid,
-        cwd: e.pane.currentCwd(),
+        cwd,
         title: e.pane.title,
         focused,
         active: active && focused,
@@ -28,6 +30,7 @@ export function describeWorkspace(ws: Workspace): WorkspaceInfo {
         visible: flagNames(status.visible),
         since: e.agent.since,
         unseen: e.unseen,
+        ...(checkoutInfo(cwd) ?? { repo: null, branch: null, worktree: null }),
         x: r.x,
         y: r.y,
         cols: r.cols,

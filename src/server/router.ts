@@ -10,9 +10,31 @@ import type { PaneEntry } from './workspace';
 import { startWait, type PendingWait } from './wait';
 import { attachRouter } from './attach/router';
 import { remoteControlRouter } from './remote/router';
+import { worktreeRouter } from './worktree/router';
+import type { Context } from './trpc';
 
 function launchOf(input: { argv?: string[]; cwd?: string; env?: Record<string, string> }): Launch {
   return { argv: input.argv, cwd: input.cwd ?? process.cwd(), env: definedEnv(input.env ?? process.env) };
+}
+
+/**
+ * Start a pane with `start`, in fux's git worktree `worktree` of the caller's repository when one is
+ * named (made or reused first); a pane that cannot start takes a worktree made for it with it.
+ */
+async function launchIn<T>(
+  ctx: Context,
+  input: { argv?: string[]; cwd?: string; env?: Record<string, string>; worktree?: string },
+  start: (launch: Launch) => T,
+): Promise<T> {
+  const launch = launchOf(input);
+  if (input.worktree === undefined) return start(launch);
+  const wt = await ctx.worktrees.ensure(launch.cwd, input.worktree, launch.env);
+  try {
+    return start({ ...launch, cwd: wt.path });
+  } catch (err) {
+    await wt.undo();
+    throw err;
+  }
 }
 
 const opened = (
@@ -53,19 +75,22 @@ export const appRouter = t.router({
     })
     .input(inputs.new)
     .output(outputs.opened)
-    .mutation(({ ctx, input }) => {
+    .mutation(async ({ ctx, input }) => {
       const ws = ctx.workspaces.resolveName(input.workspace);
-      return opened(ctx.workspaces.open(ws, launchOf(input)), ws);
+      return opened(await launchIn(ctx, input, (launch) => ctx.workspaces.open(ws, launch)), ws);
     }),
 
   split: proc
     .meta({ verb: 'split', description: 'split a pane: v puts the new pane to the right, h below' })
     .input(inputs.split)
     .output(outputs.opened)
-    .mutation(({ ctx, input }) => {
+    .mutation(async ({ ctx, input }) => {
       const ws = ctx.workspaces.resolveName(input.workspace);
       const axis = input.direction === 'v' ? 'row' : 'column';
-      return opened(ctx.workspaces.split(ws, axis, input.target, launchOf(input)), ws);
+      const entry = await launchIn(ctx, input, (launch) =>
+        ctx.workspaces.split(ws, axis, input.target, launch),
+      );
+      return opened(entry, ws);
     }),
 
   focus: proc
@@ -211,6 +236,8 @@ export const appRouter = t.router({
     }),
 
   attach: attachRouter,
+
+  worktree: worktreeRouter,
 
   remote: remoteControlRouter,
 

@@ -24,6 +24,21 @@ const launch = {
     .describe('environment of the new pane (FUX_* are set by the server)'),
 };
 
+/** A fux worktree's name: the branch it checks out (checked by git, `git check-ref-format --branch`). */
+const worktreeName = z.string().min(1).max(200);
+
+/** `--worktree NAME`: start the program in fux's git worktree NAME of the caller's repository (made if needed). */
+const inWorktree = {
+  worktree: worktreeName
+    .optional()
+    .describe(
+      "start in the git worktree on branch NAME of cwd's repository, made (or reused) under worktree_root",
+    ),
+};
+
+/** The repository a worktree verb is about: the one this directory is in. */
+const repoCwd = z.string().min(1).describe("a directory in the repository (the caller's cwd)");
+
 export const direction = z.enum(['left', 'right', 'up', 'down']);
 
 export const inputs = {
@@ -34,12 +49,13 @@ export const inputs = {
     rows: z.number().int().min(1).max(1000).optional().describe('height; default 80 % of the workspace'),
   }),
   list: z.object({ workspace: z.string().optional().describe('only this workspace; default: all') }),
-  new: z.object({ workspace: workspaceName, ...launch }),
+  new: z.object({ workspace: workspaceName, ...launch, ...inWorktree }),
   split: z.object({
     workspace: workspaceName,
     direction: z.enum(['h', 'v']).describe('v: side by side, new pane right; h: stacked, new pane below'),
     target: paneId.optional().describe('the pane to split; default: the focused one'),
     ...launch,
+    ...inWorktree,
   }),
   focus: z.object({ workspace: workspaceName, target: z.union([paneId, direction]) }),
   zoom: z.object({ workspace: workspaceName, id: paneId.optional() }),
@@ -139,10 +155,35 @@ export const inputs = {
       .optional()
       .describe('give up (a TIMEOUT error) after this many ms; default: wait as long as it takes'),
   }),
+  worktreeList: z.object({ cwd: repoCwd }),
+  worktreeDiff: z.object({
+    cwd: repoCwd,
+    name: worktreeName,
+    color: z.boolean().optional().describe('colour the diff (git --color=always); default: plain'),
+  }),
+  worktreeRemove: z.object({
+    cwd: repoCwd,
+    name: worktreeName,
+    force: z.boolean().optional().describe('remove it even with uncommitted changes (they are lost)'),
+  }),
   serverInfo: z.object({}),
   serverKill: z.object({}),
   serverConfigProblem: z.object({}),
 };
+
+/** The git checkout a pane's cwd is in. */
+const checkoutFields = {
+  repo: z.string().nullable().describe("the repository's main checkout; null outside a git checkout"),
+  branch: z.string().nullable().describe('the branch checked out there; null outside one or when detached'),
+  worktree: z.string().nullable().describe('the fux worktree the pane is in (its name), null if none'),
+};
+
+const paneOfWorktree = z.object({
+  workspace: z.string(),
+  id: paneId,
+  agent: z.string().nullable(),
+  state: agentState,
+});
 
 const rect = { x: z.number(), y: z.number(), cols: z.number(), rows: z.number() };
 
@@ -167,6 +208,7 @@ export const paneInfo = z.object({
   unseen: z
     .boolean()
     .describe('the agent finished (working or blocked, then idle) and the pane has not been focused since'),
+  ...checkoutFields,
   ...rect,
 });
 
@@ -242,6 +284,33 @@ export const outputs = {
       )
       .describe('the panes that got there, in the order they did (with `any`, the first)'),
   }),
+  worktreeList: z.object({
+    worktrees: z.array(
+      z.object({
+        name: z.string(),
+        branch: z.string().nullable().describe('the branch checked out (null: detached)'),
+        path: z.string(),
+        base: z.string().describe('the branch (or commit) it was made from: what `diff` compares with'),
+        changed: z.number().describe('files with uncommitted changes, untracked ones included'),
+        ahead: z.number().describe('commits on its branch that the base does not have'),
+        state: z.string().describe('clean, changed, ahead N, or changed, ahead N'),
+        panes: z.array(paneOfWorktree).describe('the panes working in it'),
+      }),
+    ),
+  }),
+  worktreeDiff: z.object({
+    text: z
+      .string()
+      .describe('`git diff` output: the changes since the merge-base with the base, then untracked files'),
+    truncated: z.boolean().describe('the text was cut to its first 768 KiB'),
+    path: z.string(),
+    base: z.string(),
+  }),
+  worktreeRemove: z.object({
+    path: z.string(),
+    branch: z.string().describe('the branch, which stays with its commits'),
+    panes: z.array(paneOfWorktree).describe('the panes that were closed'),
+  }),
   serverConfigProblem: z.object({
     problem: z
       .string()
@@ -260,5 +329,6 @@ export const outputs = {
 };
 
 export type PaneInfo = z.infer<typeof paneInfo>;
+export type PaneOfWorktree = z.infer<typeof paneOfWorktree>;
 export type WaitResult = z.infer<typeof outputs.wait>;
 export type WorkspaceInfo = z.infer<typeof workspaceInfo>;

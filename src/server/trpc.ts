@@ -6,6 +6,7 @@ import { FuxError } from './errors';
 import { KeyNameError } from '../protocol/send-keys';
 import type { Workspaces } from './workspaces';
 import type { AttachHub } from './attach/hub';
+import type { Worktrees } from './worktree/worktrees';
 
 /** What the transport tells a procedure about its connection (see src/rpc). */
 export interface ConnectionHandle {
@@ -25,6 +26,7 @@ export interface Context {
   workspaces: Workspaces;
   bus: EventBus;
   attach: AttachHub;
+  worktrees: Worktrees;
   /** The remote peer's endpoint id on an iroh connection; undefined on the local socket. */
   peer?: string;
   conn: ConnectionHandle;

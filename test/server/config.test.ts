@@ -25,6 +25,7 @@ describe('config.toml', () => {
       prefix: 'C-a',
       bindings: {},
       scrollback: 10_000,
+      worktree_root: '../{repo}.worktrees',
     });
     expect(DEFAULT_CONFIG).toEqual({
       notify: true,
@@ -32,6 +33,7 @@ describe('config.toml', () => {
       prefix: 'C-a',
       bindings: {},
       scrollback: 10_000,
+      worktree_root: '../{repo}.worktrees',
     });
   });
 
@@ -42,7 +44,18 @@ describe('config.toml', () => {
       prefix: 'C-a',
       bindings: {},
       scrollback: 10_000,
+      worktree_root: '../{repo}.worktrees',
     });
+  });
+
+  test('worktree_root and worktree_setup are read as written; a setup that is not a string is an error at its line', () => {
+    expect(parseConfig('worktree_root = "~/wt/{repo}"\nworktree_setup = "npm ci"\n', FILE)).toMatchObject({
+      worktree_root: '~/wt/{repo}',
+      worktree_setup: 'npm ci',
+    });
+    expect(problems('notify = true\nworktree_setup = ["npm", "ci"]\n')).toEqual([
+      `${FILE}:2: worktree_setup: expected a string, got a list`,
+    ]);
   });
 
   test('an unknown key is an error naming the file, its line and the key', () => {
@@ -128,9 +141,17 @@ describe('the config in force', () => {
       prefix: 'C-a',
       bindings: {},
       scrollback: 10_000,
+      worktree_root: '../{repo}.worktrees',
     });
     expect(seen).toEqual([
-      { notify: true, hooks: ['true'], prefix: 'C-a', bindings: {}, scrollback: 10_000 },
+      {
+        notify: true,
+        hooks: ['true'],
+        prefix: 'C-a',
+        bindings: {},
+        scrollback: 10_000,
+        worktree_root: '../{repo}.worktrees',
+      },
     ]);
   });
 
@@ -147,6 +168,7 @@ describe('the config in force', () => {
         prefix: 'C-a',
         bindings: {},
         scrollback: 10_000,
+        worktree_root: '../{repo}.worktrees',
       });
     } finally {
       store.close();

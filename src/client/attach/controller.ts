@@ -22,6 +22,7 @@ import { CopyMode, type CopyResult } from './copy/copy-mode';
 import { expandRow } from './runs';
 import type { Compositor } from './render/compositor';
 import type { Panel } from './overlays';
+import { worktreeChoices } from './worktree-picker';
 
 /** Input for whatever the server has focused (the popup, else the focused pane) when it arrives. */
 export const FOCUSED = 'focused';
@@ -48,7 +49,9 @@ export interface ControllerDeps {
 type Overlay =
   | { kind: 'help' }
   | { kind: 'picker'; items: string[]; selected: number }
-  | { kind: 'answer'; pane: number; options: PromptOption[]; selected: number };
+  | { kind: 'answer'; pane: number; options: PromptOption[]; selected: number }
+  /** The worktree picker: `panes[i]` is the pane item i focuses. */
+  | { kind: 'worktrees'; items: string[]; panes: number[]; selected: number };
 
 /** Lines the wheel scrolls, as tmux does. */
 const WHEEL_LINES = 3;
@@ -81,6 +84,21 @@ export class Controller {
       this.overlay = undefined;
       this.showOverlay();
     }
+    if (this.overlay?.kind === 'worktrees')
+      this.openWorktreePicker(this.overlay.panes[this.overlay.selected]);
+  }
+
+  /** The worktree picker, built from the view (again when it changes: agents' states move), on `keep` if it is still there. */
+  private openWorktreePicker(keep?: number): void {
+    const choices = worktreeChoices(this.view);
+    const panes = choices.map((c) => c.pane);
+    this.overlay = {
+      kind: 'worktrees',
+      items: choices.length ? choices.map((c) => c.label) : ['no pane works in a git checkout'],
+      panes,
+      selected: Math.max(0, keep === undefined ? 0 : panes.indexOf(keep)),
+    };
+    this.showOverlay();
   }
 
   /** The pane keys go to: the popup while one shows, else the focused pane. */
@@ -159,6 +177,9 @@ export class Controller {
         if (pane !== undefined) void this.openAnswerPicker(pane);
         return;
       }
+      case 'worktree-picker':
+        this.openWorktreePicker();
+        return;
       case 'send-prefix': {
         const target = this.target();
         if (target !== undefined) this.deps.send(FOCUSED, this.keys.prefixBytes());
@@ -196,7 +217,8 @@ export class Controller {
         selected: o.selected,
       });
     } else {
-      this.deps.showPanel({ kind: 'picker', title: 'workspaces', items: o.items, selected: o.selected });
+      const title = o.kind === 'worktrees' ? 'worktrees' : 'workspaces';
+      this.deps.showPanel({ kind: 'picker', title, items: o.items, selected: o.selected });
     }
   }
 
@@ -231,8 +253,13 @@ export class Controller {
     this.showOverlay();
   }
 
-  /** What Enter (or a digit) on a picker's item does: switch workspace, or answer the prompt. */
+  /** What Enter (or a digit) on a picker's item does: switch workspace, focus a worktree's pane, or answer the prompt. */
   private pick(o: Exclude<Overlay, { kind: 'help' }>, index: number): void {
+    if (o.kind === 'worktrees') {
+      const pane = o.panes[index];
+      if (pane !== undefined) this.deps.action({ kind: 'focus-pane', pane });
+      return;
+    }
     if (o.kind === 'answer') {
       const option = o.options[index];
       if (option !== undefined)

@@ -33,6 +33,7 @@ export const BASE_FLAGS: Record<string, FlagSpec> = {
 const LAUNCH_FLAGS: Record<string, FlagSpec> = {
   cwd: { kind: 'string' },
   env: { kind: 'string', multiple: true },
+  worktree: { kind: 'string' },
 };
 
 const str = (v: FlagValue | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -83,6 +84,7 @@ export const FAST_PATH: Record<FastVerbName, FastVerb> = {
         workspace: workspaceOf(call),
         cwd: str(call.flags.cwd),
         env: strs(call.flags.env),
+        worktree: str(call.flags.worktree),
         command: call.args,
       }),
   },
@@ -98,6 +100,7 @@ export const FAST_PATH: Record<FastVerbName, FastVerb> = {
         target: num(call.flags.target),
         cwd: str(call.flags.cwd),
         env: strs(call.flags.env),
+        worktree: str(call.flags.worktree),
         command: call.args.slice(1),
       }),
   },

@@ -20,8 +20,9 @@ export async function list(client: FuxClient, input: { workspace?: string }): Pr
           const rows = w.panes.map((p) => {
             const mark = p.active ? '*' : p.focused ? '+' : ' ';
             const title = p.title ? `  "${p.title}"` : '';
+            const branch = p.branch ? `  ⎇ ${p.branch}` : '';
             const agent = p.agent ? `  ${p.agent} ${p.state}${p.unseen ? ' (unseen)' : ''}` : '';
-            return `  ${mark} ${String(p.id).padStart(3)}  tab ${p.tab}  ${p.cols}x${p.rows}+${p.x}+${p.y}  pid ${p.pid}  ${p.command.join(' ')}  ${p.cwd}${agent}${title}`;
+            return `  ${mark} ${String(p.id).padStart(3)}  tab ${p.tab}  ${p.cols}x${p.rows}+${p.x}+${p.y}  pid ${p.pid}  ${p.command.join(' ')}  ${p.cwd}${branch}${agent}${title}`;
           });
           return [head, ...rows].join('\n');
         })
@@ -61,6 +62,8 @@ interface LaunchFlags {
   workspace?: string;
   cwd?: string;
   env?: string[];
+  /** fux's git worktree (branch) to start in. */
+  worktree?: string;
   /** The program and its arguments (empty: the default command). */
   command: string[];
 }
@@ -69,6 +72,7 @@ export async function newPane(client: FuxClient, input: LaunchFlags): Promise<Ve
   const res = await client.new.mutate({
     workspace: input.workspace,
     ...launchInput(input, input.command),
+    worktree: input.worktree,
   });
   return { value: res, human: () => String(res.id) };
 }
@@ -82,6 +86,7 @@ export async function split(
     direction: input.direction,
     target: input.target ?? paneFromEnv(input.workspace),
     ...launchInput(input, input.command),
+    worktree: input.worktree,
   });
   return { value: res, human: () => String(res.id) };
 }

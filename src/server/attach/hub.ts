@@ -12,6 +12,7 @@ import type { AttachAction, AttachFrame, AttachHistory, PromptOptions } from '..
 import type { ProcedureCall } from '../../protocol/bindings';
 import { callInput } from './bindable';
 import { paneHistory } from './history';
+import { PaneCheckouts } from '../worktree/pane-checkouts';
 
 /** A control procedure to call for a key, by its router path, with its input. */
 export interface KeyCall {
@@ -45,8 +46,10 @@ export interface HubDeps {
 export class AttachHub {
   private readonly sessions = new Map<string, AttachSession>();
   private readonly stopWatching: () => void;
+  private readonly checkouts: PaneCheckouts;
 
   constructor(private readonly deps: HubDeps) {
+    this.checkouts = new PaneCheckouts(deps.bus, deps.workspaces, (ws) => this.viewChangedFor(ws));
     this.stopWatching = deps.workspaces.watchAll({
       changed: (ws) => {
         for (const s of this.sessions.values()) if (s.workspace === ws) s.markView();
@@ -116,6 +119,7 @@ export class AttachHub {
       config: this.deps.config(),
       clients: this.clientsOf(ws.name),
       popup,
+      checkout: (e) => this.checkouts.of(e.pane),
     });
     return session.frame(ws, view);
   }
@@ -198,6 +202,7 @@ export class AttachHub {
 
   close(): void {
     this.stopWatching();
+    this.checkouts.dispose();
   }
 
   /**

@@ -3,6 +3,7 @@ import type { FuxConfig } from '../config';
 import type { Workspace, PaneEntry } from '../workspace';
 import type { Rect } from '../layout';
 import type { AttachView, ViewPane } from '../../protocol/attach';
+import type { CheckoutInfo } from '../worktree/checkout';
 
 type State = ViewPane['state'];
 
@@ -25,6 +26,8 @@ export function buildView(
     config: FuxConfig;
     clients: number;
     popup: (Rect & { id: number; title: string }) | undefined;
+    /** A pane's git checkout as last seen (no looking here: this runs for every frame). */
+    checkout: (e: PaneEntry) => CheckoutInfo | null;
   },
 ): AttachView {
   const tabs = ws.tabs.map((tab, i) => {
@@ -75,6 +78,19 @@ export function buildView(
     }
   }
 
+  const checkouts: NonNullable<AttachView['checkouts']> = [];
+  for (const e of ws.panes.values()) {
+    const c = extra.checkout(e);
+    if (c)
+      checkouts.push({
+        pane: e.id,
+        tab: ws.tabNumber(e.tab),
+        ...c,
+        agent: e.agent.current.agent ?? null,
+        state: e.agent.current.state,
+      });
+  }
+
   return {
     workspace: ws.name,
     workspaces: extra.workspaces,
@@ -82,6 +98,7 @@ export function buildView(
     rows: ws.size.rows,
     tabs,
     panes,
+    checkouts,
     zoomed: tab?.layout.zoomed !== undefined,
     status: [...ws.status].map(([segment, text]) => ({ segment, text })),
     popup: extra.popup ?? null,

@@ -52,6 +52,7 @@ export const DEFAULT_BINDINGS: Readonly<Record<string, string>> = {
   d: 'detach',
   s: 'workspace-picker',
   a: 'answer-picker',
+  W: 'worktree-picker',
   '?': 'help',
 };
 
@@ -72,6 +73,7 @@ const DESCRIPTIONS: Record<string, string> = {
   'copy-mode': 'copy mode: scroll, select, search, yank',
   'workspace-picker': 'switch workspace',
   'answer-picker': "answer the focused agent's prompt: pick one of its options",
+  'worktree-picker': "the panes in git worktrees, with their branch and agent's state",
   help: 'this help',
   'send-prefix': 'send the prefix key to the pane',
 };

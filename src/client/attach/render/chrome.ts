@@ -50,9 +50,21 @@ export function statusLeft(view: AttachView | undefined, mode: string | undefine
   return out;
 }
 
-/** The status line's right part: the `set-status` segments' text, separated. */
+/** The focused pane's branch, as `⎇ NAME` (a fux worktree that is not on its own branch adds its name). */
+function focusedBranch(view: AttachView | undefined): string | undefined {
+  const focused = view?.panes.find((p) => p.focused)?.id;
+  const c = view?.checkouts?.find((x) => x.pane === focused);
+  if (!c) return undefined;
+  const branch = c.branch ?? 'detached';
+  return c.worktree && c.worktree !== c.branch ? `⎇ ${branch} (${c.worktree})` : `⎇ ${branch}`;
+}
+
+/** The status line's right part: the focused pane's branch, then the `set-status` segments' text, separated. */
 export function statusRight(view: AttachView | undefined): Segment[] {
-  const texts = (view?.status ?? []).map((s) => s.text).filter((t) => t !== '');
+  const branch = focusedBranch(view);
+  const texts = [...(branch ? [branch] : []), ...(view?.status ?? []).map((s) => s.text)].filter(
+    (t) => t !== '',
+  );
   if (texts.length === 0) return [];
   return [{ text: ` ${texts.join(' | ')} `, style: theme.bar }];
 }

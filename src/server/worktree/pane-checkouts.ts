@@ -1,0 +1,63 @@
+import type { EventBus, FuxEvent } from '../events';
+import type { Pane } from '../pane';
+import type { Workspaces } from '../workspaces';
+import { describeCheckout, findCheckout, type Checkout, type CheckoutInfo } from './checkout';
+
+interface Known {
+  cwd: string;
+  checkout: Checkout | undefined;
+  info: CheckoutInfo | null;
+}
+
+/** Events after which a pane may be somewhere else: it started, it drew (a `cd`, a `git switch`), it got the focus. */
+const LOOK_AGAIN: ReadonlySet<FuxEvent['type']> = new Set([
+  'pane.opened',
+  'pane.output',
+  'pane.focused',
+  'pane.title',
+]);
+
+/**
+ * Each pane's git checkout for the status line and the worktree picker, kept up to date off the
+ * output path: it is looked at again on the bus's rate-capped `pane.output` nudge (at most every
+ * 250 ms per pane, never per write), on open and on focus. A pane whose directory has not changed
+ * costs a read of its cwd link and of HEAD (nothing more outside a checkout); git never runs here.
+ */
+export class PaneCheckouts {
+  private readonly known = new WeakMap<Pane, Known>();
+  private readonly stop: () => void;
+
+  constructor(
+    bus: EventBus,
+    private readonly workspaces: Workspaces,
+    /** A pane's checkout or branch changed: its workspace's view is out of date. */
+    private readonly changed: (workspace: string) => void,
+  ) {
+    this.stop = bus.listen((e) => {
+      if (!LOOK_AGAIN.has(e.type) || !('id' in e)) return;
+      const pane = this.workspaces.find(e.workspace)?.panes.get(e.id)?.pane;
+      if (pane && this.refresh(pane)) this.changed(e.workspace);
+    });
+  }
+
+  /** What is known of a pane's checkout, without looking (null: none, or not looked at yet). */
+  of(pane: Pane): CheckoutInfo | null {
+    return this.known.get(pane)?.info ?? null;
+  }
+
+  /** Look at where the pane is now; whether what it shows changed. */
+  refresh(pane: Pane): boolean {
+    const cwd = pane.currentCwd();
+    const before = this.known.get(pane);
+    // Outside a checkout, the same directory stays outside (a `git init` there shows after a `cd`).
+    if (before?.cwd === cwd && !before.checkout) return false;
+    const checkout = before?.cwd === cwd ? before.checkout : findCheckout(cwd);
+    const info = (checkout && describeCheckout(checkout)) ?? null;
+    this.known.set(pane, { cwd, checkout: info ? checkout : undefined, info });
+    return JSON.stringify(info) !== JSON.stringify(before?.info ?? null);
+  }
+
+  dispose(): void {
+    this.stop();
+  }
+}
