@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { FuxCommand } from '../client/command';
 import { parsePaneId } from '../client/target';
 
-const STATES = ['working', 'blocked', 'idle', 'none'] as const;
+const STATES = ['working', 'blocked', 'idle', 'exited', 'none'] as const;
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 

@@ -77,22 +77,51 @@ describe('workspace operations return what they changed', () => {
     expect(ws.focus(1)).toEqual({ ...noChange('w'), focus: { from: 2, to: 1 }, tabs: true });
   });
 
-  test('focusing a pane clears its unseen mark', () => {
+  test('focusing an unseen pane where a client shows the workspace is seeing it: the change says so', () => {
     const ws = workspace();
     const first = add(ws).entry;
     add(ws);
     first.unseen = true;
+    // Nobody attached: focusing it is not looking at it.
     ws.focus(1);
+    expect(first.unseen).toBe(true);
+    ws.focus(2);
+    expect(ws.setViewers(1).seen).toBeUndefined();
+    expect(ws.focus(1)).toMatchObject({ focus: { from: 2, to: 1 }, seen: 1 });
     expect(first.unseen).toBe(false);
+  });
+
+  test('a client attaching sees the focused pane, and what finishes in front of it is not unseen', () => {
+    const ws = workspace();
+    const first = add(ws).entry;
+    first.unseen = true;
+    expect(ws.setViewers(1).seen).toBe(1);
+    ws.agentMoved(1, { previous: status('working'), current: status('idle'), at: 0, question: undefined });
+    expect(first.unseen).toBe(false);
+    ws.setViewers(0);
+    ws.agentMoved(1, { previous: status('working'), current: status('idle'), at: 0, question: undefined });
+    expect(first.unseen).toBe(true);
   });
 
   test("an agent that finishes in a pane that is not focused leaves it unseen, and the change carries the agent's move", () => {
     const ws = workspace();
     const first = add(ws).entry;
     add(ws);
-    const change = ws.agentMoved(1, { previous: status('working'), current: status('idle'), at: 0 });
+    const change = ws.agentMoved(1, {
+      previous: status('working'),
+      current: status('idle'),
+      at: 0,
+      question: undefined,
+    });
     expect(first.unseen).toBe(true);
-    expect(change.agent).toEqual({ id: 1, agent: 'claude', previous: 'working', state: 'idle', visible: [] });
+    expect(change.agent).toEqual({
+      id: 1,
+      agent: 'claude',
+      previous: 'working',
+      state: 'idle',
+      visible: [],
+      question: null,
+    });
   });
 
   test('zoom reports the zoom and fills the area; again ends it', () => {
@@ -195,7 +224,7 @@ describe('publish: the events a change makes', () => {
       eventsOf({
         ...noChange('w'),
         title: { id: 1, title: 'vim' },
-        agent: { id: 1, agent: null, previous: 'none', state: 'idle', visible: ['idle'] },
+        agent: { id: 1, agent: null, previous: 'none', state: 'idle', visible: ['idle'], question: null },
         resized: { cols: 90, rows: 20 },
       }),
     ).toEqual([
@@ -208,6 +237,7 @@ describe('publish: the events a change makes', () => {
         previous: 'none',
         state: 'idle',
         visible: ['idle'],
+        question: null,
       },
       { type: 'workspace.resized', workspace: 'w', cols: 90, rows: 20 },
     ]);
