@@ -56,7 +56,7 @@ describe('Detector', () => {
     expect(transitions(runUntil(10_000))).toEqual([]);
   });
 
-  it('goes none → working → idle → exited idle → none over an agent session', async () => {
+  it('goes none → working → idle → exited → none over an agent session', async () => {
     const { table, runUntil, output, detector } = setup();
     runUntil(0);
     await output(PROMPT);
@@ -74,7 +74,7 @@ describe('Detector', () => {
     expect(detector.published.state).toBe('working');
     expect(transitions(runUntil(4100))).toEqual(['working→idle']);
     table.foreground(SHELL, proc(SHELL, 'bash', ['-bash']));
-    expect(transitions(runUntil(4500))).toEqual(['idle→idle(exited)', 'idle→none']);
+    expect(transitions(runUntil(4500))).toEqual(['idle→exited(exited)', 'exited→none']);
   });
 
   it('publishes a visible prompt at once, skipping the hold', async () => {
