@@ -48,7 +48,7 @@ export class HookRecord {
    * Forgets the old record either way (this server writes its own).
    */
   leftovers(): number[] {
-    let text = '';
+    let text: string;
     try {
       text = fs.readFileSync(this.file, 'utf8');
     } catch {

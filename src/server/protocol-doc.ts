@@ -197,7 +197,7 @@ export function renderProtocolDoc(): string {
     '`event_history` sequenced events (config; default 4096): `subscribe` with `since: N` first',
     'replays those after N (through its filters), then goes on live, with no duplicate and no hole.',
     'If the history no longer holds N + 1, the stream starts with `events.gap` (from, to, lost).',
-    "A subscriber that cannot keep up has `pane.output` nudges dropped first; one that falls more than",
+    'A subscriber that cannot keep up has `pane.output` nudges dropped first; one that falls more than',
     'its queue\'s length behind is sent an error (`TOO_MANY_REQUESTS`, "subscriber too slow … the last',
     'seq sent was N: resume with `fux subscribe --since N`") and disconnected.',
     '',
