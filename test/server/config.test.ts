@@ -25,6 +25,8 @@ describe('config.toml', () => {
       prefix: 'C-a',
       bindings: {},
       scrollback: 10_000,
+      notify_delay: 0,
+      event_history: 4096,
     });
     expect(DEFAULT_CONFIG).toEqual({
       notify: true,
@@ -32,7 +34,18 @@ describe('config.toml', () => {
       prefix: 'C-a',
       bindings: {},
       scrollback: 10_000,
+      notify_delay: 0,
+      event_history: 4096,
     });
+  });
+
+  test('notify_delay and event_history are read as written, and checked', () => {
+    expect(parseConfig('notify_delay = 2.5\nevent_history = 100\n', FILE)).toMatchObject({
+      notify_delay: 2.5,
+      event_history: 100,
+    });
+    expect(() => parseConfig('notify_delay = -1\n', FILE)).toThrow(/notify_delay/);
+    expect(() => parseConfig('event_history = 0\n', FILE)).toThrow(/event_history/);
   });
 
   test('notify and hooks are read as written', () => {
@@ -42,6 +55,8 @@ describe('config.toml', () => {
       prefix: 'C-a',
       bindings: {},
       scrollback: 10_000,
+      notify_delay: 0,
+      event_history: 4096,
     });
   });
 
@@ -128,9 +143,19 @@ describe('the config in force', () => {
       prefix: 'C-a',
       bindings: {},
       scrollback: 10_000,
+      notify_delay: 0,
+      event_history: 4096,
     });
     expect(seen).toEqual([
-      { notify: true, hooks: ['true'], prefix: 'C-a', bindings: {}, scrollback: 10_000 },
+      {
+        notify: true,
+        hooks: ['true'],
+        prefix: 'C-a',
+        bindings: {},
+        scrollback: 10_000,
+        notify_delay: 0,
+        event_history: 4096,
+      },
     ]);
   });
 
@@ -147,6 +172,8 @@ describe('the config in force', () => {
         prefix: 'C-a',
         bindings: {},
         scrollback: 10_000,
+        notify_delay: 0,
+        event_history: 4096,
       });
     } finally {
       store.close();
