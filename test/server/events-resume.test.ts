@@ -2,9 +2,9 @@
 // subscriber cut off as too slow is told the last seq it was sent, and one that resumes with
 // --since gets every seq after it exactly once, or an events.gap counting exactly what it lost.
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import { FuxHome, until } from '../helpers/home';
+import { stalledSubscriber } from '../helpers/stalled-subscriber';
 import type { FuxClient } from '../../src/client';
 import type { StreamEvent } from '../../src/server/events';
 
@@ -23,25 +23,14 @@ async function start(config = ''): Promise<void> {
 
 /** The data messages and the final error of a raw subscription that read nothing until the server gave up on it. */
 async function cutOffSubscriber(): Promise<{ events: StreamEvent[]; error: string; flood: number }> {
-  const raw = net.connect(home.socket);
-  await new Promise((r) => raw.on('connect', r));
-  raw.write(
-    `${JSON.stringify({ id: 1, method: 'subscription', params: { path: 'subscribe', input: {} } })}\n`,
-  );
-  raw.pause();
+  const raw = await stalledSubscriber(home.socket);
   // Title changes are sequenced events, thousands a second; the flood ends by itself.
   const { id: flood } = await fux.new.mutate({
     argv: ['sh', '-c', "i=0; while [ $i -lt 40000 ]; do i=$((i+1)); printf '\\033]0;t%d\\007' $i; done"],
   });
   const log = path.join(home.env.XDG_STATE_HOME, 'fux', 'server.log');
   await until(() => fs.readFileSync(log, 'utf8').includes('subscriber too slow'), 60_000, 'the cut-off');
-  const text = await new Promise<string>((resolve) => {
-    let t = '';
-    raw.setEncoding('utf8');
-    raw.on('data', (d: string) => (t += d));
-    raw.on('close', () => resolve(t));
-    raw.resume();
-  });
+  const text = await raw.readRest();
   // Resume once the flood is over: a resumed stream too is cut off if live events outpace it.
   await until(
     async () => (await fux.list.query({})).workspaces.every((w) => !w.panes.some((p) => p.id === flood)),
