@@ -123,7 +123,7 @@ export type EventInit = WithoutStamp<FuxEvent>;
 type Listener = (e: FuxEvent) => void;
 
 /** Whether an event takes a place in the sequence (and the history): all but the droppable nudges. */
-export function isSequenced(e: FuxEvent): boolean {
+export function isSequenced(e: { readonly type: EventType }): boolean {
   return e.type !== 'pane.output';
 }
 
@@ -144,10 +144,10 @@ export class EventBus {
   }
 
   emit(init: EventInit): void {
-    const nudge = init.type === 'pane.output';
-    if (!nudge) this.last++;
+    const sequenced = isSequenced(init);
+    if (sequenced) this.last++;
     const event = { ...init, seq: this.last, ts: Date.now() } as FuxEvent;
-    if (!nudge) this.history.push(event);
+    if (sequenced) this.history.push(event);
     for (const l of this.listeners) l(event);
   }
 

@@ -218,7 +218,7 @@ export const appRouter = t.router({
       if (since !== undefined && since > ctx.bus.seq) {
         throw new TRPCError({
           code: 'BAD_REQUEST',
-          message: `seq ${since} is ahead of this server's last (${ctx.bus.seq}): it restarted since; subscribe without since`,
+          message: `seq ${since} is ahead of this server's last (${ctx.bus.seq}): the server restarted since (or the seq is wrong); subscribe without since`,
         });
       }
       const queue = new SubscriberQueue(ctx.subscriberQueueLimit);

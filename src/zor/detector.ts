@@ -32,6 +32,9 @@ export interface DetectorOptions {
   readonly machineConfig?: MachineConfig | undefined;
 }
 
+/** The longest question `blockerQuestion` returns, in characters. */
+export const QUESTION_MAX = 200;
+
 /** A raw verdict that differs from the previous one (for `--debug`), beside the machine's events. */
 export interface VerdictEvent {
   readonly kind: 'verdict';
@@ -77,14 +80,18 @@ export class Detector {
 
   /**
    * The question of a visible blocker: the first non-blank line of the region the winning blocker
-   * rule read, while the last verdict is one; `undefined` otherwise.
+   * rule read, while the last verdict is one (at most QUESTION_MAX characters: it goes into
+   * events and notifications); `undefined` otherwise.
    */
   blockerQuestion(): string | undefined {
     const set = this.ruleSet;
     const verdict = this.verdict;
     if (set === undefined || verdict?.region === undefined || !verdict.visible.blocker) return undefined;
     const { lines } = new RegionReader(this.options.screen, set).read(verdict.region);
-    return lines.map((line) => line.trim()).find((line) => line.length > 0);
+    const first = lines.map((line) => line.trim()).find((line) => line.length > 0);
+    return first !== undefined && first.length > QUESTION_MAX
+      ? `${first.slice(0, QUESTION_MAX - 1)}…`
+      : first;
   }
 
   /** The rule set in use, when an agent is identified. */

@@ -77,6 +77,18 @@ describe('Detector', () => {
     expect(transitions(runUntil(4500))).toEqual(['idle→exited(exited)', 'exited→none']);
   });
 
+  it("names a visible blocker's question by the first line of the region its rule read, and nothing otherwise", async () => {
+    const { table, runUntil, output, detector } = setup();
+    runUntil(0);
+    table.foreground(AGENT, proc(AGENT, 'testagent', ['testagent']));
+    runUntil(1000);
+    const dialog = `\x1b[H\x1b[2J${RULE}\r\n\r\n  Pick a colour  \r\n 1. Red\r\n Enter to select · Esc to cancel\r\n`;
+    expect(transitions(await output(dialog))).toEqual(['none→blocked']);
+    expect(detector.blockerQuestion()).toBe('Pick a colour');
+    await output(SPINNER);
+    expect(detector.blockerQuestion()).toBeUndefined();
+  });
+
   it('publishes a visible prompt at once, skipping the hold', async () => {
     const { table, runUntil, output } = setup();
     table.foreground(AGENT, proc(AGENT, 'testagent', ['testagent']));
