@@ -18,6 +18,8 @@ export interface AgentMove {
   state: AgentState;
   visible: VisibleFlagName[];
   question: string | null;
+  /** When the agent changed (ms since the epoch): the event's time and `list`'s `since` alike. */
+  ts: number;
 }
 
 /**

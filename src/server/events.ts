@@ -116,8 +116,12 @@ export type EventOf<K extends EventType> = z.infer<(typeof eventSchemas)[K]>;
 /** What a subscription sends: the bus's events and, first after a resume too far back, a gap. */
 export type StreamEvent = FuxEvent | GapEvent;
 
-/** Omit distributes over the union so each event keeps its own fields. */
-type WithoutStamp<E> = E extends FuxEvent ? Omit<E, 'ts' | 'seq'> : never;
+/**
+ * What is emitted: the bus numbers it and, unless the change it reports has its own time (an
+ * agent's, which `list` shows as `since`), stamps it. Omit distributes over the union so each
+ * event keeps its own fields.
+ */
+type WithoutStamp<E> = E extends FuxEvent ? Omit<E, 'ts' | 'seq'> & { ts?: number } : never;
 export type EventInit = WithoutStamp<FuxEvent>;
 
 type Listener = (e: FuxEvent) => void;
@@ -146,7 +150,7 @@ export class EventBus {
   emit(init: EventInit): void {
     const sequenced = isSequenced(init);
     if (sequenced) this.last++;
-    const event = { ...init, seq: this.last, ts: Date.now() } as FuxEvent;
+    const event = { ...init, seq: this.last, ts: init.ts ?? Date.now() } as FuxEvent;
     if (sequenced) this.history.push(event);
     for (const l of this.listeners) l(event);
   }

@@ -304,6 +304,7 @@ export class Workspace<E extends Tiled = PaneEntry, F extends Floating = PopupEn
         state: current.state,
         visible: flagNames(current.visible),
         question: change.question ?? null,
+        ts: change.at,
       },
     };
   }

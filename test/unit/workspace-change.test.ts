@@ -121,6 +121,7 @@ describe('workspace operations return what they changed', () => {
       state: 'idle',
       visible: [],
       question: null,
+      ts: 0,
     });
   });
 
@@ -224,7 +225,15 @@ describe('publish: the events a change makes', () => {
       eventsOf({
         ...noChange('w'),
         title: { id: 1, title: 'vim' },
-        agent: { id: 1, agent: null, previous: 'none', state: 'idle', visible: ['idle'], question: null },
+        agent: {
+          id: 1,
+          agent: null,
+          previous: 'none',
+          state: 'idle',
+          visible: ['idle'],
+          question: null,
+          ts: 5,
+        },
         resized: { cols: 90, rows: 20 },
       }),
     ).toEqual([
@@ -238,6 +247,7 @@ describe('publish: the events a change makes', () => {
         state: 'idle',
         visible: ['idle'],
         question: null,
+        ts: 5,
       },
       { type: 'workspace.resized', workspace: 'w', cols: 90, rows: 20 },
     ]);
