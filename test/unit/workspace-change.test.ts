@@ -221,34 +221,25 @@ describe('publish: the events a change makes', () => {
   });
 
   test('titles, agents and sizes become their events; layout, tabs and status alone make none', () => {
+    const agent = {
+      id: 1,
+      agent: null,
+      previous: 'none',
+      state: 'idle',
+      visible: ['idle'],
+      question: null,
+      ts: 5,
+    } as const;
     expect(
       eventsOf({
         ...noChange('w'),
         title: { id: 1, title: 'vim' },
-        agent: {
-          id: 1,
-          agent: null,
-          previous: 'none',
-          state: 'idle',
-          visible: ['idle'],
-          question: null,
-          ts: 5,
-        },
+        agent: { ...agent, visible: ['idle'] },
         resized: { cols: 90, rows: 20 },
       }),
     ).toEqual([
       { type: 'pane.title', workspace: 'w', id: 1, title: 'vim' },
-      {
-        type: 'agent.state',
-        workspace: 'w',
-        id: 1,
-        agent: null,
-        previous: 'none',
-        state: 'idle',
-        visible: ['idle'],
-        question: null,
-        ts: 5,
-      },
+      { type: 'agent.state', workspace: 'w', ...agent },
       { type: 'workspace.resized', workspace: 'w', cols: 90, rows: 20 },
     ]);
     expect(eventsOf({ ...noChange('w'), layout: true, tabs: true, status: true })).toEqual([]);
