@@ -32,7 +32,8 @@ export class FuxEventStream {
           { events, workspace },
           {
             onStarted: () => resolve(),
-            onData: (event) => stream.deliver(event),
+            // Never resumed (no `since`), so never sent a gap.
+            onData: (event) => event.type !== 'events.gap' && stream.deliver(event),
             onError: (err) => {
               stream.failure = err;
               reject(err);

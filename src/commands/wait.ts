@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { FuxCommand } from '../client/command';
 import { parsePaneId } from '../client/target';
 
-const STATES = ['working', 'blocked', 'idle', 'none'] as const;
+const STATES = ['working', 'blocked', 'idle', 'exited', 'none'] as const;
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -23,8 +23,9 @@ export default class Wait extends FuxCommand<typeof Wait> {
   static override description =
     'Waits for a transition into the state that happens after the call, so "send a prompt, then wait ' +
     'for idle" cannot be satisfied by the prompt the agent showed before it started; --now lets a pane ' +
-    'already in the state count. Every pane must get there, or with --any the first one. Exits 1 with ' +
-    'a message on timeout or when a pane closes first.';
+    'already in the state count. Every pane must get there, or with --any the first one. `exited` is the ' +
+    "agent's exit (the shell is back), never idle. Exits 1 with a message on timeout, when a pane closes " +
+    'first, or when its agent exits first (unless you wait for exited or none).';
   static override usage = 'wait <ID...> --state STATE [--any] [--timeout T] [--now]';
   static override examples = [
     "<%= config.bin %> send-keys 2 'fix the failing test' Enter; <%= config.bin %> wait 2 --state idle",

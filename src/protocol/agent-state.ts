@@ -1,4 +1,4 @@
 import { z } from 'zod';
 
-/** zor's four states: an agent working, blocked on a question, idle, or no agent in the pane. */
-export const agentState = z.enum(['working', 'blocked', 'idle', 'none']);
+/** zor's five states: an agent working, blocked on a question, idle, exited (its shell is back), or no agent. */
+export const agentState = z.enum(['working', 'blocked', 'idle', 'exited', 'none']);

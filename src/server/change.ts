@@ -17,6 +17,9 @@ export interface AgentMove {
   previous: AgentState;
   state: AgentState;
   visible: VisibleFlagName[];
+  question: string | null;
+  /** When the agent changed (ms since the epoch): the event's time and `list`'s `since` alike. */
+  ts: number;
 }
 
 /**
@@ -42,6 +45,8 @@ export interface Change {
   readonly zoom?: { id: PaneId; zoomed: boolean };
   readonly title?: { id: PaneId; title: string };
   readonly agent?: AgentMove;
+  /** An unseen pane was looked at (see Workspace.lookedAt): what it finished is no longer news. */
+  readonly seen?: PaneId;
   /** The status segments changed. */
   readonly status: boolean;
   /** The popup opened or closed. */
@@ -85,6 +90,7 @@ export function merge(a: Change, b: Change): Change {
     zoom: b.zoom ?? a.zoom,
     title: b.title ?? a.title,
     agent: b.agent ?? a.agent,
+    seen: b.seen ?? a.seen,
     status: a.status || b.status,
     popup: b.popup ?? a.popup,
     resized: b.resized ?? a.resized,
@@ -104,6 +110,7 @@ export function isVisible(c: Change): boolean {
     c.zoom !== undefined ||
     c.title !== undefined ||
     c.agent !== undefined ||
+    c.seen !== undefined ||
     c.status ||
     c.popup !== undefined ||
     c.resized !== undefined ||

@@ -14,6 +14,7 @@ import { clientAction, commandBinding, namedCall, procedureCall, UNBOUND } from 
 import { KEY_FORMS, parseKeyName } from '../protocol/keys';
 import { checkBindingInput } from './attach/bindable';
 import { DEFAULT_WORKTREE_ROOT } from './worktree/worktrees';
+import { DEFAULT_HISTORY } from './event-ring';
 
 /** A key as config writes it (`C-a`, `M-x`, `F5`, `|`): the key model the attach client matches presses with. */
 const keySchema = z
@@ -61,6 +62,21 @@ export const configSchema = z.strictObject({
     .default(10_000)
     .describe('lines of history each new pane keeps'),
   notify: z.boolean().default(true).describe('desktop notifications when an agent is blocked or finishes'),
+  notify_delay: z
+    .number()
+    .min(0)
+    .max(3600)
+    .default(0)
+    .describe(
+      'seconds to wait before a "finished" notification; none is sent if the pane leaves idle or is looked at meanwhile',
+    ),
+  event_history: z
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(DEFAULT_HISTORY)
+    .describe('sequenced events the server keeps so `fux subscribe --since SEQ` can resume'),
   hooks: z
     .array(z.string().min(1))
     .default([])

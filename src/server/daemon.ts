@@ -17,6 +17,7 @@ import { AttachHub } from './attach/hub';
 import { Worktrees } from './worktree/worktrees';
 import { ConfigStore } from './config-store';
 import { Hooks } from './hooks';
+import { HookRecord, hookRecordFile } from './hook-record';
 import { platformNotifier } from './notifier';
 import { remoteRouter } from './attach/router';
 import { RemoteService } from './remote/service';
@@ -114,11 +115,21 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const config = new ConfigStore(configFile(paths.configDir), log);
   const detection = AgentDetection.load(process.env, log);
   const workspaces = new Workspaces({ ...defaultSettings(paths.socket), ...opts.settings }, bus, detection);
-  const notifier = platformNotifier(bus, () => config.current.notify, process.env);
+  const notifier = platformNotifier(
+    {
+      bus,
+      enabled: () => config.current.notify,
+      finishDelayMs: () => config.current.notify_delay * 1000,
+      lookedAt: (ws, id) => workspaces.lookedAt(ws, id),
+    },
+    process.env,
+  );
   const applyPaneDefaults = (c: FuxConfig): void =>
     workspaces.setPaneDefaults({ defaultCommand: defaultCommandOf(c), scrollback: c.scrollback });
   applyPaneDefaults(config.current);
   config.onChange(applyPaneDefaults);
+  bus.history.resize(config.current.event_history);
+  config.onChange((c) => bus.history.resize(c.event_history));
   const attach = new AttachHub({ workspaces, bus, config: () => config.current, log: (m) => log.warn(m) });
   config.onChange(() => attach.configChanged());
   const worktrees = new Worktrees(() => ({
@@ -226,7 +237,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('FUX_')) hookEnv[k] = v;
   hookEnv.FUX_SOCKET = paths.socket;
   const hookOutput = fs.openSync(paths.log, 'a', 0o600);
-  const hooks = new Hooks({ env: hookEnv, cwd: os.homedir(), output: hookOutput, log });
+  const record = new HookRecord(hookRecordFile(paths.stateDir, paths.socket));
+  const hooks = new Hooks({ env: hookEnv, cwd: os.homedir(), output: hookOutput, log, record });
+  await hooks.endLeftovers();
   void hooks.set(config.current.hooks);
   config.onChange((next) => void hooks.set(next.hooks));
   config.watch();

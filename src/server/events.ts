@@ -1,8 +1,22 @@
 import { z } from 'zod';
 import { agentState } from '../protocol/agent-state';
+import { DEFAULT_HISTORY, EventRing } from './event-ring';
 
-/** Every event carries its type, its workspace and when it happened (ms since the epoch). */
-const base = { workspace: z.string(), ts: z.number() };
+/**
+ * The server-wide sequence number. Every event but `pane.output` takes the next one (1, 2, 3, …
+ * since the server started), so among those a hole is a lost event; a `pane.output` nudge is
+ * outside the sequence: it carries the seq of the last sequenced event before it, is never
+ * replayed, and may be dropped or coalesced.
+ */
+const seq = z
+  .number()
+  .int()
+  .describe(
+    'server-wide sequence number; pane.output repeats the last one (nudges are outside the sequence)',
+  );
+
+/** Every event carries its type, its workspace, its seq and when it happened (ms since the epoch). */
+const base = { workspace: z.string(), seq, ts: z.number() };
 
 /** The `visible_*` flags that are set: the screen shows the state outright rather than zor inferring it. */
 export const visibleFlags = z
@@ -25,6 +39,11 @@ export const eventSchemas = {
   }),
   'pane.closed': z.object({ type: z.literal('pane.closed'), ...base, id: z.number(), exit: exitStatus }),
   'pane.focused': z.object({ type: z.literal('pane.focused'), ...base, id: z.number() }),
+  'pane.seen': z
+    .object({ type: z.literal('pane.seen'), ...base, id: z.number() })
+    .describe(
+      'a pane whose agent finished while nobody looked at it was looked at (focused in an attached client)',
+    ),
   'pane.title': z.object({ type: z.literal('pane.title'), ...base, id: z.number(), title: z.string() }),
   'agent.state': z
     .object({
@@ -35,9 +54,13 @@ export const eventSchemas = {
       previous: agentState,
       state: agentState,
       visible: visibleFlags,
+      question: z
+        .string()
+        .nullable()
+        .describe("blocked on a visible question: the first line of the screen's blocker region; else null"),
     })
     .describe(
-      "a pane's agent changed state (or its visible flags changed): zor's rules on the pane's screen, or the pane's own OSC 7877 report",
+      "a pane's agent changed state (or its visible flags changed): zor's rules on the pane's screen, or the pane's own OSC 7877 report; `exited` is the agent's exit (the shell is back), never reported as idle",
     ),
   'pane.output': z
     .object({ type: z.literal('pane.output'), ...base, id: z.number() })
@@ -63,23 +86,72 @@ export const eventSchemas = {
     .describe('a client left: it detached, its connection closed, or the workspace went away'),
 } as const;
 
+/**
+ * Sent only to a subscriber that asked to resume (`since`) further back than the server's history
+ * holds: the events from `from` to `to` are gone. Its seq is `to`, so the next event is `to + 1`.
+ */
+export const gapSchema = z
+  .object({
+    type: z.literal('events.gap'),
+    seq,
+    ts: z.number(),
+    from: z.number().int().describe('the first seq lost'),
+    to: z.number().int().describe('the last seq lost'),
+    lost: z
+      .number()
+      .int()
+      .describe('how many events were lost (to - from + 1), of every type and workspace, filter or not'),
+  })
+  .describe(
+    'the first message of a subscription resumed with `since` when the history no longer holds the seq after it',
+  );
+
+export type GapEvent = z.infer<typeof gapSchema>;
+
 export type EventType = keyof typeof eventSchemas;
 export const eventTypes = Object.keys(eventSchemas) as EventType[];
 export type FuxEvent = { [K in EventType]: z.infer<(typeof eventSchemas)[K]> }[EventType];
 export type EventOf<K extends EventType> = z.infer<(typeof eventSchemas)[K]>;
 
-/** Omit distributes over the union so each event keeps its own fields. */
-type WithoutStamp<E> = E extends FuxEvent ? Omit<E, 'ts'> : never;
+/** What a subscription sends: the bus's events and, first after a resume too far back, a gap. */
+export type StreamEvent = FuxEvent | GapEvent;
+
+/**
+ * What is emitted: the bus numbers it and, unless the change it reports has its own time (an
+ * agent's, which `list` shows as `since`), stamps it. Omit distributes over the union so each
+ * event keeps its own fields.
+ */
+type WithoutStamp<E> = E extends FuxEvent ? Omit<E, 'ts' | 'seq'> & { ts?: number } : never;
 export type EventInit = WithoutStamp<FuxEvent>;
 
 type Listener = (e: FuxEvent) => void;
 
-/** The server's event fan-out. Listeners must not block: subscribers queue and drain on their own. */
+/** Whether an event takes a place in the sequence (and the history): all but the droppable nudges. */
+export function isSequenced(e: { readonly type: EventType }): boolean {
+  return e.type !== 'pane.output';
+}
+
+/**
+ * The server's event fan-out. It stamps each event with the time and its seq and keeps the last
+ * sequenced ones in `history`, so a subscriber can resume. Listeners must not block: subscribers
+ * queue and drain on their own.
+ */
 export class EventBus {
   private readonly listeners = new Set<Listener>();
+  private last = 0;
+
+  constructor(readonly history: EventRing = new EventRing(DEFAULT_HISTORY)) {}
+
+  /** The seq of the last sequenced event (0 before the first). */
+  get seq(): number {
+    return this.last;
+  }
 
   emit(init: EventInit): void {
-    const event = { ...init, ts: Date.now() } as FuxEvent;
+    const sequenced = isSequenced(init);
+    if (sequenced) this.last++;
+    const event = { ...init, seq: this.last, ts: init.ts ?? Date.now() } as FuxEvent;
+    if (sequenced) this.history.push(event);
     for (const l of this.listeners) l(event);
   }
 

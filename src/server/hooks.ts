@@ -3,10 +3,13 @@
  * backoff) whenever they exit, for long-lived companions ("notify me on Slack", a status feeder).
  * Each runs `/bin/sh -c COMMAND` in its own process group with `FUX_SOCKET` set, its output
  * appended to the server log; the server stops them (the whole group: SIGTERM, then SIGKILL)
- * when it stops or when a config reload drops them.
+ * when it stops or when a config reload drops them. Their groups are recorded (HookRecord), so a
+ * server that follows one killed with SIGKILL ends the hooks it left before starting its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Backoff, DEFAULT_BACKOFF, type BackoffConfig } from './backoff';
+import type { HookRecord } from './hook-record';
+import { isAlive } from '../process-alive';
 
 export interface HookLog {
   info(message: string): void;
@@ -20,10 +23,39 @@ export interface HooksOptions {
   readonly output: number | 'ignore';
   readonly log: HookLog;
   readonly backoff?: BackoffConfig;
+  /** Where running hooks are written down for the next server; none in tests that do not care. */
+  readonly record?: HookRecord;
 }
 
 /** How long a hook has to exit after SIGTERM before its group is killed. */
 const STOP_GRACE_MS = 3000;
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // the group is already gone
+  }
+}
+
+/** SIGTERM to the group, then SIGKILL if it has not `exited` within the grace. */
+async function endGroup(pgid: number, exited: Promise<void>): Promise<void> {
+  signalGroup(pgid, 'SIGTERM');
+  let grace: NodeJS.Timeout | undefined;
+  const killed = new Promise<void>((resolve) => {
+    grace = setTimeout(() => {
+      signalGroup(pgid, 'SIGKILL');
+      resolve();
+    }, STOP_GRACE_MS);
+  });
+  await Promise.race([exited, killed]);
+  clearTimeout(grace);
+}
+
+/** Resolves when a process that is not our child is gone (polled: there is no exit event for it). */
+async function gone(pid: number): Promise<void> {
+  while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
+}
 
 class Hook {
   private child: ChildProcess | undefined;
@@ -50,13 +82,16 @@ class Hook {
       detached: true,
     });
     this.child = child;
-    this.options.log.info(`hook started (pid ${child.pid ?? '?'}): ${this.command}`);
+    const pid = child.pid;
+    if (pid !== undefined) this.options.record?.add(pid);
+    this.options.log.info(`hook started (pid ${pid ?? '?'}): ${this.command}`);
     this.exited = new Promise<void>((resolve) => {
       let done = false;
       const ended = (how: string): void => {
         if (done) return;
         done = true;
         this.child = undefined;
+        if (pid !== undefined) this.options.record?.remove(pid);
         resolve();
         if (this.stopping) return;
         const delay = this.backoff.next(Date.now() - started);
@@ -71,25 +106,9 @@ class Hook {
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.restart);
-    const child = this.child;
-    if (child?.pid === undefined) return;
-    const signalGroup = (signal: NodeJS.Signals): void => {
-      try {
-        process.kill(-child.pid!, signal);
-      } catch {
-        // the group is already gone
-      }
-    };
-    signalGroup('SIGTERM');
-    let grace: NodeJS.Timeout | undefined;
-    const killed = new Promise<void>((resolve) => {
-      grace = setTimeout(() => {
-        signalGroup('SIGKILL');
-        resolve();
-      }, STOP_GRACE_MS);
-    });
-    await Promise.race([this.exited, killed]);
-    clearTimeout(grace);
+    const pid = this.child?.pid;
+    if (pid === undefined) return;
+    await endGroup(pid, this.exited);
     await this.exited;
   }
 }
@@ -99,6 +118,13 @@ export class Hooks {
   private readonly running = new Map<string, Hook>();
 
   constructor(private readonly options: HooksOptions) {}
+
+  /** End the hooks a previous server on this socket left running (it was killed before it could). */
+  async endLeftovers(): Promise<void> {
+    const left = this.options.record?.leftovers() ?? [];
+    for (const pid of left) this.options.log.warn(`ending hook group ${pid} left by a previous server`);
+    await Promise.all(left.map((pid) => endGroup(pid, gone(pid))));
+  }
 
   /** Make the running hooks these: start the new ones, stop the ones no longer listed. */
   async set(commands: readonly string[]): Promise<void> {

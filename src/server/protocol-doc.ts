@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { appRouter } from './router';
 import type { ProcedureMeta } from './trpc';
-import { eventSchemas } from './events';
+import { eventSchemas, gapSchema } from './events';
 
 /**
  * docs/protocol.md, rendered from the router and the event schemas themselves, so the document
@@ -189,12 +189,21 @@ export function renderProtocolDoc(): string {
   out.push(
     '## Events',
     '',
-    'Every event has `type`, `workspace` and `ts` (milliseconds since the epoch). A subscriber that',
-    "cannot keep up has `pane.output` nudges dropped first; one that falls more than its queue's",
-    'length behind is sent an error (`TOO_MANY_REQUESTS`, "subscriber too slow") and disconnected.',
+    'Every event has `type`, `workspace`, `seq` and `ts` (milliseconds since the epoch). `seq` is',
+    'server-wide: every event but `pane.output` takes the next number (1, 2, 3, … since the server',
+    'started), so in an unfiltered stream a hole is a lost event. `pane.output` nudges are outside the',
+    'sequence: they carry the seq of the last sequenced event, are never replayed, and may be dropped',
+    'or coalesced; losing one loses nothing but a hint to capture. The server keeps the last',
+    '`event_history` sequenced events (config; default 4096): `subscribe` with `since: N` first',
+    'replays those after N (through its filters), then goes on live, with no duplicate and no hole.',
+    'If the history no longer holds N + 1, the stream starts with `events.gap` (from, to, lost).',
+    'A subscriber that cannot keep up has `pane.output` nudges dropped first; one that falls more than',
+    'its queue\'s length behind is sent an error (`TOO_MANY_REQUESTS`, "subscriber too slow … the last',
+    'seq sent was N: resume with `fux subscribe --since N`") and disconnected.',
     '',
   );
   for (const [type, schema] of Object.entries(eventSchemas)) out.push(...eventSection(type, schema));
+  out.push(...eventSection('events.gap', gapSchema));
   out.push(
     '### `LayoutNode`',
     '',

@@ -18,6 +18,7 @@ export function eventsOf(c: Change): EventInit[] {
     events.push({ type: 'pane.opened', workspace, id: p.id, tab: p.tab, command: p.command, pid: p.pid });
   }
   if (c.focus?.to !== undefined) events.push({ type: 'pane.focused', workspace, id: c.focus.to });
+  if (c.seen !== undefined) events.push({ type: 'pane.seen', workspace, id: c.seen });
   if (c.title) events.push({ type: 'pane.title', workspace, ...c.title });
   if (c.agent) events.push({ type: 'agent.state', workspace, ...c.agent });
   for (const { id, exit } of c.exited) events.push({ type: 'pane.closed', workspace, id, exit });

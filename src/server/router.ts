@@ -1,5 +1,5 @@
 import { TRPCError } from '@trpc/server';
-import type { FuxEvent } from './events';
+import type { FuxEvent, StreamEvent } from './events';
 import { proc, t } from './trpc';
 import { definedEnv } from '../protocol/env';
 import { describeWorkspace } from './describe';
@@ -251,30 +251,63 @@ export const appRouter = t.router({
     }),
 
   subscribe: proc
-    .meta({ verb: 'subscribe', description: 'a stream of events, one per message, until stopped' })
+    .meta({
+      verb: 'subscribe',
+      description:
+        'a stream of events, one per message, until stopped; with `since`, first the events after that seq still held (after an `events.gap` if some are not)',
+    })
     .input(inputs.subscribe)
-    .subscription(async function* ({ ctx, input, signal }): AsyncGenerator<FuxEvent> {
+    .subscription(async function* ({ ctx, input, signal }): AsyncGenerator<StreamEvent> {
       const wanted = input.events?.length ? new Set(input.events) : undefined;
+      const mine = (e: FuxEvent): boolean =>
+        (!wanted || wanted.has(e.type)) && (!input.workspace || e.workspace === input.workspace);
+      const { since } = input;
+      if (since !== undefined && since > ctx.bus.seq) {
+        throw new TRPCError({
+          code: 'BAD_REQUEST',
+          message: `seq ${since} is ahead of this server's last (${ctx.bus.seq}): the server restarted since (or the seq is wrong); subscribe without since`,
+        });
+      }
       const queue = new SubscriberQueue(ctx.subscriberQueueLimit);
+      // Listening and reading the history in one synchronous step: every event after the replay is
+      // in the queue, and none of them is also in the replay.
       const stop = ctx.bus.listen((e) => {
-        if (wanted && !wanted.has(e.type)) return;
-        if (input.workspace && e.workspace !== input.workspace) return;
-        queue.push(e);
+        if (mine(e)) queue.push(e);
       });
+      const replay = since === undefined ? undefined : ctx.bus.history.after(since, ctx.bus.seq);
+      /** The last seq written to this subscriber: where it resumes from if it is cut off. */
+      let sent = since ?? ctx.bus.seq;
+      const send = async (): Promise<void> => {
+        // A reader that stopped never drains; the queue overflowing is what ends the wait then.
+        await Promise.race([ctx.conn.writable(), queue.whenOverflowed()]);
+        queue.assertKeepingUp();
+      };
       try {
+        if (replay?.gap) {
+          const { from, to } = replay.gap;
+          await send();
+          yield { type: 'events.gap', seq: to, ts: Date.now(), from, to, lost: to - from + 1 };
+          sent = to;
+        }
+        for (const e of replay?.events ?? []) {
+          if (!mine(e)) continue;
+          await send();
+          yield e;
+          sent = e.seq;
+        }
         for (;;) {
           const e = await queue.next(signal);
           if (!e) return;
-          // A reader that stopped never drains; the queue overflowing is what ends the wait then.
-          await Promise.race([ctx.conn.writable(), queue.whenOverflowed()]);
-          queue.assertKeepingUp();
+          await send();
           yield e;
+          sent = e.seq;
         }
       } catch (err) {
         if (err instanceof SubscriberTooSlow) {
-          ctx.log(`dropped a subscriber: ${err.message}`);
-          ctx.conn.close(err.message);
-          throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: err.message });
+          const message = `${err.message}; the last seq sent was ${sent}: resume with \`fux subscribe --since ${sent}\``;
+          ctx.log(`dropped a subscriber: ${message}`);
+          ctx.conn.close(message);
+          throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message });
         }
         throw err;
       } finally {

@@ -134,6 +134,14 @@ export const inputs = {
       .optional()
       .describe('event types; default: all'),
     workspace: z.string().optional().describe('only events of this workspace; default: all'),
+    since: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        'resume: first replay the held events with a greater seq (the history keeps the last `event_history`), then go on live',
+      ),
   }),
   wait: z.object({
     workspace: workspaceName,

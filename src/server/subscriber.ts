@@ -55,9 +55,7 @@ export class SubscriberQueue {
   /** Throws SubscriberTooSlow once the queue has overflowed. */
   assertKeepingUp(): void {
     if (this.overflowed) {
-      throw new SubscriberTooSlow(
-        `subscriber too slow: more than ${this.limit} events waiting; read the stream faster or subscribe to fewer events`,
-      );
+      throw new SubscriberTooSlow(`subscriber too slow: more than ${this.limit} events waiting`);
     }
   }
 

@@ -72,26 +72,29 @@ export function startWait(bus: EventBus, workspaces: Workspaces, request: WaitRe
     settle = undefined;
   };
 
+  /** A pane that can no longer get there; with `any` another pane may still, without it the wait fails. */
+  const giveUp = (id: number, code: 'NOT_FOUND' | 'PRECONDITION_FAILED', why: string): void => {
+    pending.delete(id);
+    if (!request.any || pending.size === 0) {
+      finish(new TRPCError({ code, message: `${why} before it became ${state}` }));
+    }
+  };
+
   const observe = (e: FuxEvent): void => {
     if (e.workspace !== ws.name || (e.type !== 'agent.state' && e.type !== 'pane.closed')) return;
     if (!pending.has(e.id)) return;
     if (e.type === 'agent.state') {
-      if (e.state !== state || e.previous === state) return;
-      pending.delete(e.id);
-      reached.push({ id: e.id, agent: e.agent, previous: e.previous, state, ts: e.ts });
-      if (done()) finish({ panes: reached });
-    } else {
-      pending.delete(e.id);
-      // With `any` another pane may still get there; without it this one never will.
-      if (!request.any || pending.size === 0) {
-        const exit = e.exit.code === null ? `signal ${e.exit.signal}` : `exit ${e.exit.code}`;
-        finish(
-          new TRPCError({
-            code: 'NOT_FOUND',
-            message: `pane ${e.id} closed (${exit}) before it became ${state}`,
-          }),
-        );
+      if (e.state === state && e.previous !== state) {
+        pending.delete(e.id);
+        reached.push({ id: e.id, agent: e.agent, previous: e.previous, state, ts: e.ts });
+        if (done()) finish({ panes: reached });
+      } else if (e.state === 'exited' && state !== 'none') {
+        // Its agent ended: it will not be working, blocked or idle again (a new one is a new wait).
+        giveUp(e.id, 'PRECONDITION_FAILED', `the agent in pane ${e.id} (${e.agent ?? 'unknown'}) exited`);
       }
+    } else {
+      const exit = e.exit.code === null ? `signal ${e.exit.signal}` : `exit ${e.exit.code}`;
+      giveUp(e.id, 'NOT_FOUND', `pane ${e.id} closed (${exit})`);
     }
   };
 

@@ -19,7 +19,7 @@ export interface Tiled {
   readonly tab: Tab;
   readonly pane: Fitted;
   readonly command: string[];
-  /** Its agent finished (working or blocked, then idle) while it was not the active pane, and it has not been focused since. */
+  /** Its agent finished (working or blocked, then idle) while nobody looked at it, and nobody has since (see Workspace.lookedAt). */
   unseen: boolean;
 }
 
@@ -73,6 +73,8 @@ export class Workspace<E extends Tiled = PaneEntry, F extends Floating = PopupEn
   activeTab: Tab | undefined;
   /** The program shown over the workspace until it exits, if any (not in any tab). */
   popup: F | undefined;
+  /** Attached clients showing this workspace (the attach hub keeps it up to date). */
+  private viewers = 0;
   private nextPaneId = 1;
   private nextTabId = 1;
 
@@ -270,15 +272,29 @@ export class Workspace<E extends Tiled = PaneEntry, F extends Floating = PopupEn
   }
 
   /**
-   * A pane's agent changed state. Attention: an agent that finished while its pane was not the
-   * focused one leaves the pane unseen until it is focused.
+   * Whether someone is looking at a pane: it is the focused pane of the active tab and a client is
+   * attached to this workspace. What happens there is not news (no unseen mark, no notification).
+   */
+  lookedAt(id: PaneId): boolean {
+    return this.viewers > 0 && this.focused?.id === id;
+  }
+
+  /** The attach hub says how many clients show this workspace; the first one sees its focused pane. */
+  setViewers(n: number): Change {
+    this.viewers = n;
+    return this.see();
+  }
+
+  /**
+   * A pane's agent changed state. Attention: an agent that finished while nobody looked at its
+   * pane leaves the pane unseen until someone does.
    */
   agentMoved(id: PaneId, change: AgentChange): Change {
     const e = this.panes.get(id);
     // A killed pane is out of the layout before its process has gone; it has nothing more to say.
     if (!e) return noChange(this.name);
     const { previous, current } = change;
-    if (isFinish(previous.state, current.state) && this.focused !== e) e.unseen = true;
+    if (isFinish(previous.state, current.state) && !this.lookedAt(id)) e.unseen = true;
     return {
       ...noChange(this.name),
       agent: {
@@ -287,16 +303,26 @@ export class Workspace<E extends Tiled = PaneEntry, F extends Floating = PopupEn
         previous: previous.state,
         state: current.state,
         visible: flagNames(current.visible),
+        question: change.question ?? null,
+        ts: change.at,
       },
     };
   }
 
-  /** The change of focus since `before`; focusing a pane is seeing it, so what it finished is no longer news. */
+  /** The change of focus since `before`; focusing a pane where a client shows it is seeing it. */
   private focusSince(before: PaneId | undefined): Change {
     const now = this.focused;
-    if (now) now.unseen = false;
-    if (now?.id === before) return noChange(this.name);
-    return { ...noChange(this.name), focus: { from: before, to: now?.id } };
+    const seen = this.see();
+    if (now?.id === before) return seen;
+    return { ...seen, focus: { from: before, to: now?.id } };
+  }
+
+  /** The focused pane, if it is unseen and looked at now, becomes seen. */
+  private see(): Change {
+    const e = this.focused;
+    if (!e?.unseen || !this.lookedAt(e.id)) return noChange(this.name);
+    e.unseen = false;
+    return { ...noChange(this.name), seen: e.id };
   }
 
   tabByNumber(n: number): Tab {

@@ -115,6 +115,17 @@ export class Workspaces {
     return this.byName.get(n) ?? this.unregistered(n);
   }
 
+  /** How many attached clients show a workspace (the attach hub tells): seeing is looking at its focused pane. */
+  setViewers(name: string, n: number): void {
+    const ws = this.byName.get(name);
+    if (ws) this.publish(ws, ws.setViewers(n));
+  }
+
+  /** Whether someone looks at a pane now (see Workspace.lookedAt). */
+  lookedAt(name: string, id: PaneId): boolean {
+    return this.byName.get(name)?.lookedAt(id) ?? false;
+  }
+
   /** Apply an operation's change: tell everyone, and drop a workspace that has no panes left. */
   private publish(ws: Workspace, change: Change): void {
     let c = change;

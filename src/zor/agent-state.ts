@@ -1,15 +1,18 @@
 /**
- * The vocabulary every zor module shares: the four published agent states, the verdict a rule can
+ * The vocabulary every zor module shares: the five published agent states, the verdict a rule can
  * produce, and the three `visible_*` flags.
  */
 
-/** What zor announces about a pane: an agent working, blocked on a question, idle, or no agent. */
-export type AgentState = 'working' | 'blocked' | 'idle' | 'none';
+/**
+ * What zor announces about a pane: an agent working, blocked on a question, idle, exited (the
+ * shell is back in front; until identification lets go of it, then none), or no agent.
+ */
+export type AgentState = 'working' | 'blocked' | 'idle' | 'exited' | 'none';
 
 /** What a rule can conclude; `skip` means "leave the published state alone" (a viewer or picker is up). */
 export type VerdictState = 'working' | 'blocked' | 'idle' | 'skip';
 
-export const AGENT_STATES: readonly AgentState[] = ['working', 'blocked', 'idle', 'none'];
+export const AGENT_STATES: readonly AgentState[] = ['working', 'blocked', 'idle', 'exited', 'none'];
 export const VERDICT_STATES: readonly VerdictState[] = ['working', 'blocked', 'idle', 'skip'];
 
 /**

@@ -5,6 +5,7 @@
  * `nextDeadline`, and publishes the events. Time is injected, so a test can drive it exactly.
  */
 import { evaluate, type Verdict } from './rules/evaluate';
+import { RegionReader } from './rules/region-text';
 import { findSet, type RuleSet } from './rules/rule-set';
 import type { ScreenView } from './screen/screen-view';
 import type { AgentProbe, ProbeEvent } from './ident/agent-probe';
@@ -30,6 +31,9 @@ export interface DetectorOptions {
   readonly forcedAgent?: { readonly agent: string; readonly pid: number } | undefined;
   readonly machineConfig?: MachineConfig | undefined;
 }
+
+/** The longest question `blockerQuestion` returns, in characters. */
+export const QUESTION_MAX = 200;
 
 /** A raw verdict that differs from the previous one (for `--debug`), beside the machine's events. */
 export interface VerdictEvent {
@@ -72,6 +76,22 @@ export class Detector {
   verdictNow(): Verdict | undefined {
     const set = this.ruleSet;
     return this.machine.watching && set !== undefined ? evaluate(set, this.options.screen) : undefined;
+  }
+
+  /**
+   * The question of a visible blocker: the first non-blank line of the region the winning blocker
+   * rule read, while the last verdict is one (at most QUESTION_MAX characters: it goes into
+   * events and notifications); `undefined` otherwise.
+   */
+  blockerQuestion(): string | undefined {
+    const set = this.ruleSet;
+    const verdict = this.verdict;
+    if (set === undefined || verdict?.region === undefined || !verdict.visible.blocker) return undefined;
+    const { lines } = new RegionReader(this.options.screen, set).read(verdict.region);
+    const first = lines.map((line) => line.trim()).find((line) => line.length > 0);
+    return first !== undefined && first.length > QUESTION_MAX
+      ? `${first.slice(0, QUESTION_MAX - 1)}…`
+      : first;
   }
 
   /** The rule set in use, when an agent is identified. */

@@ -64,7 +64,7 @@ describe('agent state', () => {
     expect((await pane(id)).since).toBeGreaterThanOrEqual(before);
   });
 
-  test('agent.state carries the pane, workspace, agent, both states, the visible flags and a time, and list agrees', async () => {
+  test("agent.state carries the pane, workspace, agent, both states, the visible flags, the question's first line, a seq and a time, and list agrees", async () => {
     const s = await agentEvents();
     const id = await openFakeClaude();
     await draw(id, 'working');
@@ -79,6 +79,8 @@ describe('agent state', () => {
       previous: 'working',
       state: 'blocked',
       visible: ['blocker'],
+      question: 'Bash command',
+      seq: expect.any(Number),
       ts: expect.any(Number),
     });
     expect(s.events.map((e) => e.state)).toEqual(['working', 'blocked']);
@@ -113,10 +115,14 @@ describe('agent state', () => {
     for (const event of parsed) expect(event).toMatchObject({ type: 'agent.state', id, agent: 'claude' });
   });
 
-  test('an agent that finishes while its pane is not the active one is unseen until the pane is focused', async () => {
+  test('an agent that finishes while nobody looks at its pane is unseen until an attached client focuses it', async () => {
     const s = await agentEvents();
     const agentPane = await openFakeClaude();
     const { id: shell } = await fux.tab.new.mutate({ argv: ['sh'], cwd: home.dir });
+    const client = fux.attach.session.subscribe(
+      { cols: 80, rows: 24, cwd: home.dir, env: { PATH: process.env.PATH ?? '', HOME: home.dir } },
+      { onData: () => undefined },
+    );
     await draw(agentPane, 'working');
     await until(reached(s.events, agentPane, 'working'), 10_000, 'working');
     await draw(agentPane, 'idle');
@@ -127,13 +133,54 @@ describe('agent state', () => {
     await fux.focus.mutate({ target: agentPane });
     expect(await pane(agentPane)).toMatchObject({ unseen: false, active: true });
 
-    // Finishing in the active pane, in front of the user, is not news.
+    // Finishing in the pane the client shows, in front of the user, is not news.
     s.events.length = 0;
     await draw(agentPane, 'working');
     await until(reached(s.events, agentPane, 'working'), 10_000, 'working again');
     await draw(agentPane, 'idle');
     await until(reached(s.events, agentPane, 'idle'), 10_000, 'idle again');
     expect((await pane(agentPane)).unseen).toBe(false);
+    client.unsubscribe();
+    s.stop();
+  });
+
+  test("an agent's exit is its own state: exited (never idle), then none; a wait for idle fails on it, one for exited ends", async () => {
+    const s = await agentEvents();
+    const claude = fakeClaude(home.dir);
+    const { id } = await fux.new.mutate({ argv: ['/bin/sh'], cwd: home.dir });
+    const [, , script, dir] = claude.argv;
+    // The shell runs the fake agent as its foreground job; its end puts the shell back in front.
+    await fux.sendKeys.mutate({ id, keys: [`ZOR_AGENT=claude /bin/sh -c '${script}' ${dir}`, 'Enter'] });
+    await draw(id, 'working');
+    await until(reached(s.events, id, 'working'), 20_000, 'working');
+    // Typed-client waits: "started" means registered, so neither can miss the exit.
+    const wait = (state: 'idle' | 'exited') =>
+      new Promise<{ started: Promise<void>; result: Promise<unknown> }>((resolve) => {
+        let started!: () => void;
+        const startedP = new Promise<void>((r) => (started = r));
+        const result = new Promise<unknown>((ok, fail) =>
+          fux.wait.subscribe(
+            { ids: [id], state },
+            { onStarted: () => started(), onData: ok, onError: (e) => fail(e) },
+          ),
+        );
+        resolve({ started: startedP, result });
+      });
+    const forIdle = await wait('idle');
+    const forExit = await wait('exited');
+    await forIdle.started;
+    await forExit.started;
+    const idleFailure = forIdle.result.then(
+      () => 'reached idle',
+      (e: Error) => e.message,
+    );
+    await fux.sendKeys.mutate({ id, keys: ['C-d'] });
+    await until(reached(s.events, id, 'exited'), 20_000, 'exited');
+    await until(reached(s.events, id, 'none'), 20_000, 'none');
+    const states = s.events.filter((e) => e.id === id).map((e) => `${e.previous}→${e.state}`);
+    expect(states.slice(-2)).toEqual(['working→exited', 'exited→none']);
+    expect(await forExit.result).toMatchObject({ panes: [{ id, previous: 'working', state: 'exited' }] });
+    expect(await idleFailure).toBe(`the agent in pane ${id} (claude) exited before it became idle`);
     s.stop();
   });
 });

@@ -7,6 +7,18 @@ import { tomlKeyLine } from '../../src/server/toml-key-line';
 
 const FILE = '/home/u/.config/fux/config.toml';
 
+/** The config an empty file gives. */
+const DEFAULTS = {
+  notify: true,
+  hooks: [],
+  prefix: 'C-a',
+  bindings: {},
+  scrollback: 10_000,
+  notify_delay: 0,
+  event_history: 4096,
+  worktree_root: '../{repo}.worktrees',
+};
+
 function problems(text: string): readonly string[] {
   try {
     parseConfig(text, FILE);
@@ -19,32 +31,24 @@ function problems(text: string): readonly string[] {
 
 describe('config.toml', () => {
   test('every key has a default, so an empty file is the defaults', () => {
-    expect(parseConfig('', FILE)).toEqual({
-      notify: true,
-      hooks: [],
-      prefix: 'C-a',
-      bindings: {},
-      scrollback: 10_000,
-      worktree_root: '../{repo}.worktrees',
+    expect(parseConfig('', FILE)).toEqual({ ...DEFAULTS });
+    expect(DEFAULT_CONFIG).toEqual({ ...DEFAULTS });
+  });
+
+  test('notify_delay and event_history are read as written, and checked', () => {
+    expect(parseConfig('notify_delay = 2.5\nevent_history = 100\n', FILE)).toMatchObject({
+      notify_delay: 2.5,
+      event_history: 100,
     });
-    expect(DEFAULT_CONFIG).toEqual({
-      notify: true,
-      hooks: [],
-      prefix: 'C-a',
-      bindings: {},
-      scrollback: 10_000,
-      worktree_root: '../{repo}.worktrees',
-    });
+    expect(() => parseConfig('notify_delay = -1\n', FILE)).toThrow(/notify_delay/);
+    expect(() => parseConfig('event_history = 0\n', FILE)).toThrow(/event_history/);
   });
 
   test('notify and hooks are read as written', () => {
     expect(parseConfig('notify = false\nhooks = ["fux-slack", "sleep 1"]\n', FILE)).toEqual({
+      ...DEFAULTS,
       notify: false,
       hooks: ['fux-slack', 'sleep 1'],
-      prefix: 'C-a',
-      bindings: {},
-      scrollback: 10_000,
-      worktree_root: '../{repo}.worktrees',
     });
   });
 
@@ -135,24 +139,8 @@ describe('the config in force', () => {
 
     fs.writeFileSync(file, 'hooks = ["true"]\n');
     expect(store.reload()).toBe(true);
-    expect(store.current).toEqual({
-      notify: true,
-      hooks: ['true'],
-      prefix: 'C-a',
-      bindings: {},
-      scrollback: 10_000,
-      worktree_root: '../{repo}.worktrees',
-    });
-    expect(seen).toEqual([
-      {
-        notify: true,
-        hooks: ['true'],
-        prefix: 'C-a',
-        bindings: {},
-        scrollback: 10_000,
-        worktree_root: '../{repo}.worktrees',
-      },
-    ]);
+    expect(store.current).toEqual({ ...DEFAULTS, hooks: ['true'] });
+    expect(seen).toEqual([{ ...DEFAULTS, hooks: ['true'] }]);
   });
 
   test('watching the directory reloads the file when it is written', async () => {
@@ -162,14 +150,7 @@ describe('the config in force', () => {
     try {
       const changed = new Promise((resolve) => store.onChange(resolve));
       fs.writeFileSync(file, 'notify = false\n');
-      await expect(changed).resolves.toEqual({
-        notify: false,
-        hooks: [],
-        prefix: 'C-a',
-        bindings: {},
-        scrollback: 10_000,
-        worktree_root: '../{repo}.worktrees',
-      });
+      await expect(changed).resolves.toEqual({ ...DEFAULTS, notify: false });
     } finally {
       store.close();
     }

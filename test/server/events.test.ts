@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import { FuxHome, until } from '../helpers/home';
+import { stalledSubscriber } from '../helpers/stalled-subscriber';
 import type { FuxClient } from '../../src/client';
 import type { FuxEvent } from '../../src/server/events';
 
@@ -118,13 +118,7 @@ describe('events', () => {
   });
 
   test('a subscriber that stops reading while a pane floods titles is dropped with a reason; memory stays bounded', async () => {
-    // A raw socket that subscribes and then never reads: the kernel buffers fill, then the server's queue.
-    const raw = net.connect(home.socket);
-    await new Promise((r) => raw.on('connect', r));
-    raw.write(
-      `${JSON.stringify({ id: 1, method: 'subscription', params: { path: 'subscribe', input: {} } })}\n`,
-    );
-    raw.pause();
+    const raw = await stalledSubscriber(home.socket);
     const rssBefore = serverRss(home);
     // Title changes are real events (unlike output nudges they are never dropped), thousands a second.
     const flood = await fux.new.mutate({
@@ -137,13 +131,7 @@ describe('events', () => {
       'the drop in the log',
     );
     // When the reader reads again (within the server's close grace), the stream ends with the reason.
-    const text = await new Promise<string>((resolve) => {
-      let t = '';
-      raw.setEncoding('utf8');
-      raw.on('data', (d: string) => (t += d));
-      raw.on('close', () => resolve(t));
-      raw.resume();
-    });
+    const text = await raw.readRest();
     const rssAfter = serverRss(home);
     await fux.kill.mutate({ id: flood.id });
     expect(text.trim().split('\n').pop()).toMatch(/subscriber too slow/);

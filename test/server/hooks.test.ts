@@ -69,4 +69,37 @@ describe('hooks', () => {
     await until(() => !isAlive(hook), 10_000, 'the dropped hook to stop');
     expect(lines(pids)).toEqual([String(hook)]);
   });
+
+  test('after a SIGKILL of the server the next one ends the hooks it left and starts its own: never two at once', async () => {
+    const runs = path.join(home.dir, 'runs');
+    // The hook's group: the shell (its leader) and a child it started.
+    fs.writeFileSync(config, `hooks = [${toml(`sleep 1000 & echo $$ $! >> ${runs}; wait`)}]\n`);
+    const first = await home.startServer();
+    const [leader, child] = (await until(() => lines(runs)[0], 10_000, 'the first hook'))
+      .split(' ')
+      .map(Number);
+    const record = fs
+      .readdirSync(path.join(home.env.XDG_STATE_HOME!, 'fux'))
+      .filter((name) => /^hooks\.[0-9a-f]+\.pids$/.test(name))
+      .map((name) => path.join(home.env.XDG_STATE_HOME!, 'fux', name));
+    expect(record).toHaveLength(1);
+    expect(fs.statSync(record[0]!).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(record[0]!, 'utf8')).toMatch(new RegExp(`^${leader} \\S+\n$`));
+
+    first.kill('SIGKILL');
+    await until(() => first.exitCode !== null || first.signalCode !== null, 10_000, 'the server to die');
+    // A killed server stops nothing: its hook lives on.
+    expect(isAlive(leader!)).toBe(true);
+    expect(isAlive(child!)).toBe(true);
+
+    await home.startServer();
+    await until(() => lines(runs).length === 2, 10_000, 'the next server to start the hook');
+    await until(() => !isAlive(leader!) && !isAlive(child!), 10_000, 'the old hook and its child to end');
+    expect(fs.readFileSync(log, 'utf8')).toContain(`ending hook group ${leader} left by a previous server`);
+    const [nextLeader, nextChild] = lines(runs)[1]!.split(' ').map(Number);
+    expect(isAlive(nextLeader!)).toBe(true);
+    expect(isAlive(nextChild!)).toBe(true);
+    // The old hook was ended before the new one started (the record says only the new one runs).
+    expect(fs.readFileSync(record[0]!, 'utf8')).toMatch(new RegExp(`^${nextLeader} \\S+\n$`));
+  });
 });

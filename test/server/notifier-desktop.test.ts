@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FuxClient } from '../../src/client';
+import type { FuxEvent } from '../../src/server/events';
 import { FuxHome, until } from '../helpers/home';
 import { fakeClaude, type ScreenName } from './agent-screens';
 
@@ -56,11 +57,7 @@ linux('desktop notifications', () => {
     await draw(id, 'working');
     await draw(id, 'blocked');
     const [call] = await until(() => recorded().length > 0 && recorded(), 10_000, 'a notify-send call');
-    expect(call).toEqual([
-      '--app-name=fux',
-      'claude needs you',
-      `pane ${id} (main) is waiting for an answer`,
-    ]);
+    expect(call).toEqual(['--app-name=fux', 'claude needs you', `pane ${id} (main) asks: Bash command`]);
   });
 
   test('with notify = false nothing is sent, and turning it back on in the running server takes effect', async () => {
@@ -86,6 +83,61 @@ linux('desktop notifications', () => {
     await draw(loud, 'blocked');
     await until(() => recorded().length > 0, 10_000, 'a notify-send call');
     // The first pane's blocked prompt came seconds earlier; had it been sent, it would be here.
-    expect(recorded().map((argv) => argv[2])).toEqual([`pane ${loud} (main) is waiting for an answer`]);
+    expect(recorded().map((argv) => argv[2])).toEqual([`pane ${loud} (main) asks: Bash command`]);
+  });
+
+  test('one notification per transition, none for the pane an attached client looks at, and pane.seen when the other is looked at', async () => {
+    await home.startServer();
+    fux = await home.client();
+    const events: FuxEvent[] = [];
+    await new Promise<void>((started) =>
+      fux.subscribe.subscribe(
+        { events: ['agent.state', 'pane.seen', 'client.attached'] },
+        { onStarted: () => started(), onData: (e) => void events.push(e as FuxEvent) },
+      ),
+    );
+    const reached =
+      (id: number, state: string, count = 1) =>
+      () =>
+        events.filter((e) => e.type === 'agent.state' && e.id === id && e.state === state).length >= count;
+    const away = await openFakeClaude();
+    const watched = await openFakeClaude();
+    // A client attached to the workspace: its active tab is the second, so it looks at `watched`.
+    const attached = fux.attach.session.subscribe(
+      { workspace: 'main', cols: 80, rows: 24, cwd: home.dir, env: { PATH: home.env.PATH!, HOME: home.dir } },
+      { onData: () => undefined },
+    );
+    await until(() => events.some((e) => e.type === 'client.attached'), 10_000, 'the client to attach');
+
+    const seenStates = new Map<string, number>();
+    for (const screen of ['working', 'blocked', 'working', 'idle'] as const) {
+      const count = (seenStates.get(screen) ?? 0) + 1;
+      seenStates.set(screen, count);
+      await draw(watched, screen);
+      await until(reached(watched, screen, count), 10_000, `watched ${screen} (${count})`);
+    }
+    await draw(away, 'working');
+    await until(reached(away, 'working'), 10_000, 'working');
+    await draw(away, 'blocked');
+    await until(reached(away, 'blocked'), 10_000, 'blocked');
+    // The prompt redrawn, twice: still one question.
+    await draw(away, 'blocked');
+    await draw(away, 'blocked');
+    await draw(away, 'working');
+    await until(reached(away, 'working', 2), 10_000, 'working again');
+    await draw(away, 'idle');
+    await until(() => recorded().length >= 2, 10_000, 'two notify-send calls');
+    expect(recorded().map((argv) => argv.slice(1))).toEqual([
+      ['claude needs you', `pane ${away} (main) asks: Bash command`],
+      ['claude finished', `pane ${away} (main) is back at its prompt`],
+    ]);
+
+    // The finished pane is unseen until the attached client focuses it.
+    expect(events.some((e) => e.type === 'pane.seen')).toBe(false);
+    await fux.focus.mutate({ target: away });
+    await until(() => events.some((e) => e.type === 'pane.seen' && e.id === away), 10_000, 'pane.seen');
+    expect(events.filter((e) => e.type === 'pane.seen')).toHaveLength(1);
+    expect(recorded()).toHaveLength(2);
+    attached.unsubscribe();
   });
 });

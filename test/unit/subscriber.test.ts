@@ -1,8 +1,8 @@
 import { SubscriberQueue, SubscriberTooSlow } from '../../src/server/subscriber';
 import type { FuxEvent } from '../../src/server/events';
 
-const output = (id: number): FuxEvent => ({ type: 'pane.output', workspace: 'w', id, ts: 0 });
-const focused = (id: number): FuxEvent => ({ type: 'pane.focused', workspace: 'w', id, ts: 0 });
+const output = (id: number): FuxEvent => ({ type: 'pane.output', workspace: 'w', id, seq: 0, ts: 0 });
+const focused = (id: number): FuxEvent => ({ type: 'pane.focused', workspace: 'w', id, seq: id, ts: 0 });
 
 describe('a subscriber queue', () => {
   test('delivers events in order', async () => {

@@ -77,22 +77,52 @@ describe('workspace operations return what they changed', () => {
     expect(ws.focus(1)).toEqual({ ...noChange('w'), focus: { from: 2, to: 1 }, tabs: true });
   });
 
-  test('focusing a pane clears its unseen mark', () => {
+  test('focusing an unseen pane where a client shows the workspace is seeing it: the change says so', () => {
     const ws = workspace();
     const first = add(ws).entry;
     add(ws);
     first.unseen = true;
+    // Nobody attached: focusing it is not looking at it.
     ws.focus(1);
+    expect(first.unseen).toBe(true);
+    ws.focus(2);
+    expect(ws.setViewers(1).seen).toBeUndefined();
+    expect(ws.focus(1)).toMatchObject({ focus: { from: 2, to: 1 }, seen: 1 });
     expect(first.unseen).toBe(false);
+  });
+
+  test('a client attaching sees the focused pane, and what finishes in front of it is not unseen', () => {
+    const ws = workspace();
+    const first = add(ws).entry;
+    first.unseen = true;
+    expect(ws.setViewers(1).seen).toBe(1);
+    ws.agentMoved(1, { previous: status('working'), current: status('idle'), at: 0, question: undefined });
+    expect(first.unseen).toBe(false);
+    ws.setViewers(0);
+    ws.agentMoved(1, { previous: status('working'), current: status('idle'), at: 0, question: undefined });
+    expect(first.unseen).toBe(true);
   });
 
   test("an agent that finishes in a pane that is not focused leaves it unseen, and the change carries the agent's move", () => {
     const ws = workspace();
     const first = add(ws).entry;
     add(ws);
-    const change = ws.agentMoved(1, { previous: status('working'), current: status('idle'), at: 0 });
+    const change = ws.agentMoved(1, {
+      previous: status('working'),
+      current: status('idle'),
+      at: 0,
+      question: undefined,
+    });
     expect(first.unseen).toBe(true);
-    expect(change.agent).toEqual({ id: 1, agent: 'claude', previous: 'working', state: 'idle', visible: [] });
+    expect(change.agent).toEqual({
+      id: 1,
+      agent: 'claude',
+      previous: 'working',
+      state: 'idle',
+      visible: [],
+      question: null,
+      ts: 0,
+    });
   });
 
   test('zoom reports the zoom and fills the area; again ends it', () => {
@@ -191,24 +221,25 @@ describe('publish: the events a change makes', () => {
   });
 
   test('titles, agents and sizes become their events; layout, tabs and status alone make none', () => {
+    const agent = {
+      id: 1,
+      agent: null,
+      previous: 'none',
+      state: 'idle',
+      visible: ['idle'],
+      question: null,
+      ts: 5,
+    } as const;
     expect(
       eventsOf({
         ...noChange('w'),
         title: { id: 1, title: 'vim' },
-        agent: { id: 1, agent: null, previous: 'none', state: 'idle', visible: ['idle'] },
+        agent: { ...agent, visible: ['idle'] },
         resized: { cols: 90, rows: 20 },
       }),
     ).toEqual([
       { type: 'pane.title', workspace: 'w', id: 1, title: 'vim' },
-      {
-        type: 'agent.state',
-        workspace: 'w',
-        id: 1,
-        agent: null,
-        previous: 'none',
-        state: 'idle',
-        visible: ['idle'],
-      },
+      { type: 'agent.state', workspace: 'w', ...agent },
       { type: 'workspace.resized', workspace: 'w', cols: 90, rows: 20 },
     ]);
     expect(eventsOf({ ...noChange('w'), layout: true, tabs: true, status: true })).toEqual([]);

@@ -56,7 +56,7 @@ describe('Detector', () => {
     expect(transitions(runUntil(10_000))).toEqual([]);
   });
 
-  it('goes none → working → idle → exited idle → none over an agent session', async () => {
+  it('goes none → working → idle → exited → none over an agent session', async () => {
     const { table, runUntil, output, detector } = setup();
     runUntil(0);
     await output(PROMPT);
@@ -74,7 +74,19 @@ describe('Detector', () => {
     expect(detector.published.state).toBe('working');
     expect(transitions(runUntil(4100))).toEqual(['working→idle']);
     table.foreground(SHELL, proc(SHELL, 'bash', ['-bash']));
-    expect(transitions(runUntil(4500))).toEqual(['idle→idle(exited)', 'idle→none']);
+    expect(transitions(runUntil(4500))).toEqual(['idle→exited(exited)', 'exited→none']);
+  });
+
+  it("names a visible blocker's question by the first line of the region its rule read, and nothing otherwise", async () => {
+    const { table, runUntil, output, detector } = setup();
+    runUntil(0);
+    table.foreground(AGENT, proc(AGENT, 'testagent', ['testagent']));
+    runUntil(1000);
+    const dialog = `\x1b[H\x1b[2J${RULE}\r\n\r\n  Pick a colour  \r\n 1. Red\r\n Enter to select · Esc to cancel\r\n`;
+    expect(transitions(await output(dialog))).toEqual(['none→blocked']);
+    expect(detector.blockerQuestion()).toBe('Pick a colour');
+    await output(SPINNER);
+    expect(detector.blockerQuestion()).toBeUndefined();
   });
 
   it('publishes a visible prompt at once, skipping the hold', async () => {

@@ -20,6 +20,8 @@ export interface AgentChange {
   readonly current: AgentStatus;
   /** Milliseconds since the epoch. */
   readonly at: number;
+  /** Blocked on a visible question: its first line (what a notification quotes). */
+  readonly question: string | undefined;
 }
 
 export function sameStatus(a: AgentStatus, b: AgentStatus): boolean {

@@ -194,7 +194,8 @@ export class PaneAgent {
       visible: published.visible,
     };
     if (sameStatus(next, this.status)) return;
-    const change: AgentChange = { previous: this.status, current: next, at: Date.now() };
+    const question = next.state === 'blocked' ? this.detector.blockerQuestion() : undefined;
+    const change: AgentChange = { previous: this.status, current: next, at: Date.now(), question };
     this.status = next;
     this.statusSince = change.at;
     this.options.onChange(change);

@@ -85,6 +85,7 @@ export class AttachHub {
       rows: req.rows,
       remote: req.remote,
     });
+    this.countViewers(name);
     this.viewChangedFor(name);
     return session;
   }
@@ -92,6 +93,7 @@ export class AttachHub {
   detach(session: AttachSession, reason: string): void {
     if (!this.sessions.delete(session.id)) return;
     this.deps.bus.emit({ type: 'client.detached', workspace: session.workspace, client: session.id, reason });
+    this.countViewers(session.workspace);
     this.viewChangedFor(session.workspace);
   }
 
@@ -222,6 +224,8 @@ export class AttachHub {
     s.workspace = name;
     s.markReset();
     workspaces.resizeWorkspace(name, s.size);
+    this.countViewers(from);
+    this.countViewers(name);
     this.viewChangedFor(from);
     this.viewChangedFor(name);
   }
@@ -263,6 +267,11 @@ export class AttachHub {
     let n = 0;
     for (const s of this.sessions.values()) if (s.workspace === ws) n++;
     return n;
+  }
+
+  /** Tell the workspace how many clients show it: what they look at is seen, and not notified. */
+  private countViewers(ws: string): void {
+    this.deps.workspaces.setViewers(ws, this.clientsOf(ws));
   }
 
   private viewChangedFor(ws: string): void {

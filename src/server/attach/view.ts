@@ -8,7 +8,7 @@ import type { CheckoutInfo } from '../worktree/checkout';
 type State = ViewPane['state'];
 
 /** Which state a tab shows when its panes differ: the one that most needs the user. */
-const URGENCY: Record<State, number> = { blocked: 3, working: 2, idle: 1, none: 0 };
+const URGENCY: Record<State, number> = { blocked: 3, working: 2, idle: 1, exited: 0, none: 0 };
 
 function commandName(argv: readonly string[]): string {
   return path.basename(argv[0] ?? '');

@@ -1,6 +1,8 @@
 /**
  * OSC 7877, zor's in-band state report: `ESC ] 7877 ; state=S ; agent=ID ; seq=N ESC \` (written
- * without the spaces). `state` is required, `agent` is present unless the state is `none`, `seq`
+ * without the spaces). `state` is required (working, blocked, idle, exited, none; `exited` is the
+ * agent's exit with the shell back, always sent with `exited=1` too, and an older
+ * `state=idle;exited=1` is read as `exited`), `agent` is present unless the state is `none`, `seq`
  * increases per emission so a consumer seeing two reports in one read knows their order. Optional
  * keys: `visible=idle,blocker,working` (the set flags), `exited=1`, and `message=TEXT`
  * (percent-encoded, at most 128 bytes) for a self-reporting agent. Terminated by ST, never BEL, so a
@@ -96,12 +98,14 @@ export function parseStateOsc(params: string): StateReport | undefined {
     }
   }
   const agent = values.get('agent');
+  const exited = values.get('exited') === '1';
   return {
-    state,
+    // Before `exited` was a state of its own, an exit was reported as `state=idle;exited=1`.
+    state: exited && state === 'idle' ? 'exited' : state,
     agent: agent === undefined || agent === '' ? undefined : agent,
     seq: Number(seqText),
     visible,
-    exited: values.get('exited') === '1',
+    exited,
     message,
   };
 }

@@ -14,7 +14,13 @@ export type TitleMode = 'prefix' | 'replace' | 'never';
 
 export const TITLE_MODES: readonly TitleMode[] = ['prefix', 'replace', 'never'];
 
-export const STATE_GLYPHS: Record<AgentState, string> = { working: '●', blocked: '◐', idle: '○', none: '' };
+export const STATE_GLYPHS: Record<AgentState, string> = {
+  working: '●',
+  blocked: '◐',
+  idle: '○',
+  exited: '',
+  none: '',
+};
 
 export function titleOsc(title: string): string {
   return `\x1b]2;${title}\x1b\\`;

@@ -38,7 +38,7 @@ export interface StateChange {
   readonly agent: string | undefined;
   readonly seq: number;
   readonly visible: VisibleFlags;
-  /** Set on the idle synthesised when the agent exits and the shell is back. */
+  /** Set with state `exited` (kept so OSC 7877 consumers that read `exited=1` still see it). */
   readonly exited: boolean;
 }
 
@@ -143,12 +143,12 @@ export class StateMachine {
     return events;
   }
 
-  /** The shell is back in the foreground: publish idle marked `exited` at once. */
+  /** The shell is back in the foreground: publish `exited` at once (its own state, never idle: the turn did not finish, the agent ended). */
   agentGone(now: number): MachineEvent[] {
     if (this.currentAgent === undefined || this.agentExited) return [];
     this.agentExited = true;
     this.hold = undefined;
-    return [this.publish('idle', NO_FLAGS, true, now)];
+    return [this.publish('exited', NO_FLAGS, true, now)];
   }
 
   /** Identification no longer sees the agent (after an exit, or six misses): publish none. */

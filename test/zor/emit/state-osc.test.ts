@@ -47,6 +47,16 @@ describe('OSC 7877', () => {
     expect(parseStateOsc(params)).toEqual(report);
   });
 
+  it('reads exited as a state, and the older state=idle;exited=1 as exited too', () => {
+    const exited = { state: 'exited', agent: 'claude', seq: 9, visible: NO_FLAGS, exited: true } as const;
+    expect(buildStateOsc(exited)).toBe('\x1b]7877;state=exited;agent=claude;seq=9;exited=1\x1b\\');
+    expect(parseStateOsc('state=exited;agent=claude;seq=9;exited=1')).toMatchObject({ state: 'exited' });
+    expect(parseStateOsc('state=idle;agent=claude;seq=9;exited=1')).toMatchObject({
+      state: 'exited',
+      exited: true,
+    });
+  });
+
   it('ignores unknown keys and rejects a missing or unknown state or a malformed known key', () => {
     expect(parseStateOsc('state=idle;agent=x;seq=1;colour=blue')).toMatchObject({
       state: 'idle',

@@ -200,14 +200,14 @@ describe('skip and no agent', () => {
 });
 
 describe('agent exit and loss', () => {
-  it('publishes idle marked exited at once, then none when the agent is lost', () => {
+  it('publishes exited (its own state, not idle) at once, then none when the agent is lost', () => {
     const machine = working();
     machine.observe(verdict('idle'), GRACE_OVER + 10);
     const exited = machine.agentGone(GRACE_OVER + 20);
     expect(exited).toEqual([
       {
         kind: 'changed',
-        state: 'idle',
+        state: 'exited',
         previous: 'working',
         agent: 'claude',
         seq: 2,
@@ -221,7 +221,7 @@ describe('agent exit and loss', () => {
       {
         kind: 'changed',
         state: 'none',
-        previous: 'idle',
+        previous: 'exited',
         agent: 'claude',
         seq: 3,
         visible: NO_FLAGS,

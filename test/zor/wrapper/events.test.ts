@@ -63,19 +63,19 @@ it('identifies an agent started in the wrapped shell and streams its states as e
   await until(() => transitions(lines).includes('working→idle'), 10_000, 'idle once the prompt is drawn');
   run.write('x');
   await run.waitForText('BACK');
-  await until(() => transitions(lines).includes('idle→none'), 10_000, 'none after the exit');
+  await until(() => transitions(lines).includes('exited→none'), 10_000, 'none after the exit');
   run.write('\r');
   expect((await run.exited).exitCode).toBe(0);
   await until(() => lines.some((line) => line.t === 'exit'), 10_000, 'the exit line');
 
-  expect(transitions(lines)).toEqual(['none→working', 'working→idle', 'idle→idle(exited)', 'idle→none']);
+  expect(transitions(lines)).toEqual(['none→working', 'working→idle', 'idle→exited(exited)', 'exited→none']);
   const working = lines.find((line) => line.state === 'working' && 'previous' in line)!;
   expect(working).toMatchObject({ agent: 'testagent', visible: ['working'], title: 'Test Agent' });
   expect(lines.filter((line) => line.t === 'agent').map((line) => line.agent)).toEqual(['testagent', null]);
   expect(lines[lines.length - 1]).toMatchObject({ t: 'exit', code: 0 });
   // In-band, the same changes went out as OSC 7877.
   expect(run.text()).toContain('\x1b]7877;state=working;agent=testagent;');
-  expect(run.text()).toContain('\x1b]7877;state=idle;agent=testagent;seq=3;exited=1\x1b\\');
+  expect(run.text()).toContain('\x1b]7877;state=exited;agent=testagent;seq=3;exited=1\x1b\\');
 });
 
 it('writes event lines to fd 3 with --events -', async () => {

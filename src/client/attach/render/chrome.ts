@@ -10,7 +10,7 @@ export interface Segment {
   tab?: number;
 }
 
-/** The agent glyph of a state: ● working, ◐ blocked, ○ idle, nothing for none. */
+/** The agent glyph of a state: ● working, ◐ blocked, ○ idle, nothing for exited or none. */
 export function agentGlyph(state: AgentState): string {
   return state === 'working' ? '●' : state === 'blocked' ? '◐' : state === 'idle' ? '○' : '';
 }
@@ -42,7 +42,7 @@ export function statusLeft(view: AttachView | undefined, mode: string | undefine
     if (glyph)
       out.push({
         text: glyph,
-        style: `${theme.bar};${theme.glyph[pane.state as Exclude<AgentState, 'none'>]}`,
+        style: `${theme.bar};${theme.glyph[pane.state as Exclude<AgentState, 'none' | 'exited'>]}`,
       });
     if (pane.unseen) out.push({ text: '*', style: theme.unseen });
     out.push({ text: ' ', style: theme.bar });

@@ -1,0 +1,89 @@
+/**
+ * The hooks a server has running, written down so the next server can end them. Hooks run in
+ * their own process group (so stopping one reaches what it started), which also means they
+ * outlive a server killed with SIGKILL. Each group is recorded with its leader's start time in a
+ * 0600 file under the state dir, one per socket; a server that takes over the socket ends the
+ * groups still there whose leader is the very process recorded (a pid reused since is left alone)
+ * before it starts its own hooks, so a hook never runs twice.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { isAlive } from '../process-alive';
+
+interface Entry {
+  readonly pid: number;
+  readonly start: string;
+}
+
+/** When a process started, as the OS says it (a token compared for equality, not a time); undefined if gone. */
+export function processStart(pid: number): string | undefined {
+  try {
+    if (process.platform === 'linux') {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // The fields after the command's closing parenthesis start at field 3; starttime is field 22.
+      return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    }
+    const out = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+    return out === '' ? undefined : out;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The record's file for a server on `socket`: one per socket, as two servers may share a state dir. */
+export function hookRecordFile(stateDir: string, socket: string): string {
+  const id = createHash('sha256').update(socket).digest('hex').slice(0, 12);
+  return path.join(stateDir, `hooks.${id}.pids`);
+}
+
+export class HookRecord {
+  private readonly entries = new Map<number, Entry>();
+
+  constructor(private readonly file: string) {}
+
+  /**
+   * The groups a previous server left running: their leaders, still the processes recorded.
+   * Forgets the old record either way (this server writes its own).
+   */
+  leftovers(): number[] {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.file, 'utf8');
+    } catch {
+      return [];
+    }
+    fs.rmSync(this.file, { force: true });
+    const pids: number[] = [];
+    for (const line of text.split('\n')) {
+      const [pidText, start] = line.split(' ', 2);
+      const pid = Number(pidText);
+      if (!Number.isInteger(pid) || pid <= 1 || start === undefined) continue;
+      if (isAlive(pid) && processStart(pid) === start) pids.push(pid);
+    }
+    return pids;
+  }
+
+  add(pid: number): void {
+    const start = processStart(pid);
+    if (start === undefined) return; // already gone: nothing to leave behind
+    this.entries.set(pid, { pid, start });
+    this.write();
+  }
+
+  remove(pid: number): void {
+    if (this.entries.delete(pid)) this.write();
+  }
+
+  private write(): void {
+    if (this.entries.size === 0) {
+      fs.rmSync(this.file, { force: true });
+      return;
+    }
+    const text = [...this.entries.values()].map((e) => `${e.pid} ${e.start}\n`).join('');
+    const aside = `${this.file}.${process.pid}`;
+    fs.writeFileSync(aside, text, { mode: 0o600 });
+    fs.renameSync(aside, this.file);
+  }
+}
