@@ -4,12 +4,17 @@ import type { PaneId } from '../layout';
 import type { Workspace } from '../workspace';
 import type { AttachFrame, AttachView, PaneCursor, PaneModes, PaneUpdate, Row } from '../../protocol/attach';
 import { encodeRow, StyleTable } from './rows';
+import { rowChangesOf } from './row-changes';
 import { wakeable } from '../wake';
 
 /** What the session last sent of one pane, to diff against. */
 interface SentPane {
   cols: number;
   rows: number;
+  /** Where the viewport was, and the moment of its rows' changes (RowChanges) the lines are from. */
+  viewportY: number;
+  baseY: number;
+  seen: number;
   lines: string[];
   cursor: string;
   modes: string;
@@ -185,9 +190,25 @@ export class AttachSession {
     const update: PaneUpdate = {};
     let changed = false;
     const fresh = !known || known.cols !== cols || known.rows !== rows;
+    const changes = rowChangesOf(term);
     const sent: SentPane = fresh
-      ? { cols, rows, lines: new Array<string>(rows).fill(''), cursor: '', modes: '' }
+      ? {
+          cols,
+          rows,
+          viewportY: 0,
+          baseY: 0,
+          seen: 0,
+          lines: new Array<string>(rows).fill(''),
+          cursor: '',
+          modes: '',
+        }
       : known;
+    // Rows the terminal did not touch since the last diff are as sent, unless the viewport moved.
+    const everyRow = fresh || sent.viewportY !== buffer.viewportY || sent.baseY !== buffer.baseY;
+    const since = sent.seen;
+    sent.viewportY = buffer.viewportY;
+    sent.baseY = buffer.baseY;
+    sent.seen = changes.now();
     if (fresh) {
       update.cols = cols;
       update.rows = rows;
@@ -197,6 +218,7 @@ export class AttachSession {
     const lines: Record<string, Row> = {};
     let anyLine = false;
     for (let y = 0; y < rows; y++) {
+      if (!everyRow && !changes.changedSince(y, since)) continue;
       const row = encodeRow(buffer.getLine(buffer.viewportY + y), cols, cell, this.styles);
       const json = JSON.stringify(row);
       if (!fresh && sent.lines[y] === json) continue;
