@@ -8,7 +8,7 @@ import type { Launch, Workspaces } from '../workspaces';
 import type { Workspace } from '../workspace';
 import { AttachSession } from './session';
 import { buildView } from './view';
-import type { AttachAction, AttachFrame, AttachHistory } from '../../protocol/attach';
+import type { AttachAction, AttachFrame, AttachHistory, AttachView } from '../../protocol/attach';
 import type { ProcedureCall } from '../../protocol/bindings';
 import { callInput } from './bindable';
 import { paneHistory } from './history';
@@ -45,11 +45,18 @@ export interface HubDeps {
 export class AttachHub {
   private readonly sessions = new Map<string, AttachSession>();
   private readonly stopWatching: () => void;
+  /** The workspaces as of the last change, to tell when one opened or closed. */
+  private workspaceNames: string[];
 
   constructor(private readonly deps: HubDeps) {
+    this.workspaceNames = deps.workspaces.all().map((w) => w.name);
     this.stopWatching = deps.workspaces.watchAll({
       changed: (ws) => {
-        for (const s of this.sessions.values()) if (s.workspace === ws) s.markView();
+        // Every client's view lists the workspaces: one opening or closing is news to all.
+        const names = deps.workspaces.all().map((w) => w.name);
+        const listed = names.join('\n') !== this.workspaceNames.join('\n');
+        this.workspaceNames = names;
+        for (const s of this.sessions.values()) if (listed || s.workspace === ws) s.markView();
       },
       output: (ws, id) => {
         for (const s of this.sessions.values()) if (s.workspace === ws) s.markPane(id);
@@ -106,17 +113,19 @@ export class AttachHub {
         seq: -1,
         end: { reason: 'workspace-closed', message: `workspace ${session.workspace} closed` },
       };
-    const popupRect = ws.popupRect();
-    const popup =
-      ws.popup && popupRect
-        ? { ...popupRect, id: ws.popup.id, title: ws.popup.command.join(' ') }
-        : undefined;
-    const view = buildView(ws, {
-      workspaces: this.deps.workspaces.all().map((w) => w.name),
-      config: this.deps.config(),
-      clients: this.clientsOf(ws.name),
-      popup,
-    });
+    const view = (): AttachView => {
+      const popupRect = ws.popupRect();
+      const popup =
+        ws.popup && popupRect
+          ? { ...popupRect, id: ws.popup.id, title: ws.popup.command.join(' ') }
+          : undefined;
+      return buildView(ws, {
+        workspaces: this.deps.workspaces.all().map((w) => w.name),
+        config: this.deps.config(),
+        clients: this.clientsOf(ws.name),
+        popup,
+      });
+    };
     return session.frame(ws, view);
   }
 

@@ -48,6 +48,8 @@ export class AttachSession {
   private readonly dirty = new Set<PaneId>();
   private readonly rang = new Set<PaneId>();
   private viewDirty = true;
+  /** The panes the last view sent shows. */
+  private shownIds: PaneId[] = [];
   private syncSince = new Map<PaneId, number>();
   private wake: (() => void) | undefined;
 
@@ -108,10 +110,10 @@ export class AttachSession {
 
   /**
    * The frame that brings the client up to date with `ws` as it is now, or undefined when nothing
-   * changed. `view` is the workspace as clients see it (built by the caller, which knows the config
+   * changed. `view` builds the workspace as clients see it (the caller knows the config
    * and the other clients).
    */
-  frame(ws: Workspace, view: AttachView): AttachFrame | undefined {
+  frame(ws: Workspace, view: () => AttachView): AttachFrame | undefined {
     const frame: AttachFrame = { seq: this.seq };
     if (this.needsReset || this.styles.size > MAX_STYLES) {
       frame.reset = true;
@@ -121,18 +123,24 @@ export class AttachSession {
       this.lastView = '';
       this.needsReset = false;
     }
-    const viewJson = JSON.stringify(view);
-    const viewChanged = viewJson !== this.lastView;
-    if (viewChanged) {
-      frame.view = view;
-      this.lastView = viewJson;
+    // The view changes only with the workspace (markView); a keystroke's echo does not rebuild it.
+    let viewChanged = false;
+    if (this.viewDirty || frame.reset) {
+      const current = view();
+      const viewJson = JSON.stringify(current);
+      viewChanged = viewJson !== this.lastView;
+      if (viewChanged) {
+        frame.view = current;
+        this.lastView = viewJson;
+        this.shownIds = current.panes.map((p) => p.id);
+      }
     }
     this.viewDirty = false;
 
     const shown = new Map<PaneId, Pane>();
-    for (const p of view.panes) {
-      const e = ws.panes.get(p.id);
-      if (e) shown.set(p.id, e.pane);
+    for (const id of this.shownIds) {
+      const e = ws.panes.get(id);
+      if (e) shown.set(id, e.pane);
     }
     if (ws.popup) shown.set(ws.popup.id, ws.popup.pane);
     for (const id of this.sent.keys()) if (!shown.has(id)) this.sent.delete(id);
