@@ -132,6 +132,11 @@ async function run(options: BenchOptions): Promise<Section> {
     const frames = flood.frames - f0;
     const cpu = (cpuSeconds(clientPid) - c0) / elapsed;
     flood.kill();
+    // The flooding pane outlives its client: left running, it would keep fux's server parsing
+    // `seq` (a core's worth) through the echo measurement below, which tmux's server is spared.
+    const c1 = await server.connect();
+    await c1.client.workspace.kill.mutate({ name: 'flood' });
+    c1.close();
 
     // Echo: a `cat` pane, keystrokes typed into each attach client's terminal.
     options.log('  keystroke echo, fux attach vs tmux attach…');
