@@ -146,8 +146,8 @@ export class AttachHub {
   }
 
   /**
-   * A key binding or a click. A key bound to a procedure (and a click, which is one of `focus`,
-   * `tab.select` or `resize`) comes back as the call to make, its input filled in from this
+   * A key binding or a click. A key or click bound to a procedure (a click is a `focus` or a
+   * `tab.select` call, as a key's) comes back as the call to make, its input filled in from this
    * client's context; the caller makes it through the router, so it is checked and performed as
    * the same call from the command line is. Undefined: done here, or nothing to do.
    */
@@ -157,12 +157,6 @@ export class AttachHub {
     switch (action.kind) {
       case 'call':
         return this.keyCall(s, ws, { call: action.call, input: action.input });
-      case 'focus-pane':
-        return this.keyCall(s, ws, { call: 'focus', input: { target: action.pane } });
-      case 'select-tab':
-        return this.keyCall(s, ws, { call: 'tab.select', input: { which: action.number } });
-      case 'resize-pane':
-        return this.keyCall(s, ws, { call: 'resize', input: { id: action.pane, delta: action.delta } });
       case 'switch-workspace':
         this.switchWorkspace(s, action.workspace);
         return undefined;
