@@ -84,7 +84,7 @@ async function attachFux(server: FuxServer, workspace: string): Promise<OuterTer
 }
 
 /** Keystroke to screen: type a letter into the outer terminal, time until the attach client draws it. */
-async function echoTimes(t: OuterTerminal, count: number): Promise<number[]> {
+async function echoTimes(t: OuterTerminal, count: number, client: string): Promise<number[]> {
   const letters = 'abcdefghijklmnopqrstuvwxyz';
   const times: number[] = [];
   for (let i = 0; i < count; i++) {
@@ -92,7 +92,7 @@ async function echoTimes(t: OuterTerminal, count: number): Promise<number[]> {
     const seen = t.next(ch);
     const start = performance.now();
     t.term.write(ch);
-    await within(seen, 5_000, 'the echo on the attached screen');
+    await within(seen, 5_000, `the echo of key ${i + 1} on ${client}'s attached screen`);
     times.push(performance.now() - start);
     await sleep(20);
     if (i % 40 === 39) {
@@ -153,8 +153,8 @@ async function run(options: BenchOptions): Promise<Section> {
     const fuxEcho: number[] = [];
     const tmuxEcho: number[] = [];
     for (let round = 0; round < 2; round++) {
-      fuxEcho.push(...(await echoTimes(fuxTerm, echoes / 2)));
-      tmuxEcho.push(...(await echoTimes(tmuxTerm, echoes / 2)));
+      fuxEcho.push(...(await echoTimes(fuxTerm, echoes / 2, 'fux')));
+      tmuxEcho.push(...(await echoTimes(tmuxTerm, echoes / 2, 'tmux')));
     }
     fuxTerm.kill();
     tmuxTerm.kill();
