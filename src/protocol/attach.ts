@@ -185,11 +185,10 @@ export type PromptOptions = z.infer<typeof promptSchema>;
 export const actionInput = z.discriminatedUnion('kind', [
   z
     .object({ kind: z.literal('call'), ...procedureCall.shape })
-    .describe('a key bound to a control procedure: the server calls it in the context of this client'),
-  z.object({ kind: z.literal('focus-pane'), pane: z.number().int().positive() }),
-  z.object({ kind: z.literal('select-tab'), number: z.number().int().positive() }),
+    .describe(
+      'a key or click bound to a control procedure (a click on a pane is `focus`, on a tab `tab.select`): the server calls it in the context of this client',
+    ),
   z.object({ kind: z.literal('switch-workspace'), workspace: z.string().min(1).max(64) }),
-  z.object({ kind: z.literal('resize-pane'), pane: z.number().int().positive(), delta: z.number().int() }),
   z.object({
     kind: z.literal('binding'),
     key: z.string().max(64).describe('a key bound to an external command in the config'),

@@ -11,6 +11,7 @@ import { getWSConnectionHandler, type WSConnectionHandlerOptions } from '@trpc/s
 import { StreamConnection, type Connection } from './connection';
 import { DEFAULT_MAX_FRAME_BYTES, LineDecoder, encodeFrame } from './framing';
 import { WsShim } from './ws-shim';
+import { DirectCaller } from './direct-call';
 
 /** Far above what a reading peer ever leaves buffered (procedures stop at the high-water mark). */
 const DEFAULT_MAX_BUFFERED_BYTES = 8 * DEFAULT_MAX_FRAME_BYTES;
@@ -101,10 +102,23 @@ export function createStreamHandler<TRouter extends AnyTRPCRouter>(
         transportError('SERVICE_UNAVAILABLE', `the server closed the connection: ${reason}`),
       onStreamError: (error) => socket.emit('error', error),
     });
-    const socket = new WsShim(connection, maxFrameBytes);
+    const direct = new DirectCaller({
+      router: options.router,
+      connection,
+      maxFrameBytes,
+      onError: options.onError,
+    });
+    const socket = new WsShim(connection, maxFrameBytes, (message) => direct.take(message));
+    // One context for the connection, shared by the adapter (subscriptions, and every call until
+    // the context is made) and the direct path (queries and mutations after).
+    const context = (async () => options.createContext(connection))();
+    context.then(
+      (ctx) => direct.ready(ctx),
+      () => undefined, // the adapter reports the failure and closes the connection
+    );
     wsConnectionListener<TRouter>({
       router: options.router,
-      createContext: () => options.createContext(connection),
+      createContext: () => context,
       onError: options.onError,
       experimental_encoder: {
         encode: (message) => JSON.stringify(message),

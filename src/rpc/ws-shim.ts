@@ -26,6 +26,22 @@ function isNotification(message: unknown): message is { id?: number; method: 'mu
 }
 
 /**
+ * A reply's frame. One too large for a frame throws a TRPCError, which the caller turns into an
+ * error reply to the same request id, so the peer learns why instead of waiting.
+ */
+export function replyFrame(json: string, maxFrameBytes: number): Buffer {
+  try {
+    return frameJson(json, maxFrameBytes);
+  } catch (error) {
+    if (!(error instanceof FrameTooLargeError)) throw error;
+    throw new TRPCError({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: `the reply of ${error.bytes} bytes exceeds the ${error.limit}-byte frame limit`,
+    });
+  }
+}
+
+/**
  * The part of a `ws` WebSocket that `getWSConnectionHandler` touches (read in
  * @trpc/server/dist/adapters/ws: `readyState`, `send`, `close`, and the 'message', 'error' and
  * 'close' events), over one newline-framed stream. Each decoded frame is one WebSocket message.
@@ -43,6 +59,8 @@ export class WsShim extends EventEmitter {
   constructor(
     private readonly connection: StreamConnection,
     private readonly maxFrameBytes: number,
+    /** Serves a parsed message before the adapter sees it (the direct path); false passes it on. */
+    private readonly take: (message: unknown) => boolean = () => false,
   ) {
     super();
     // The adapter aborts the connection's subscriptions on 'close', whoever closed it.
@@ -63,6 +81,7 @@ export class WsShim extends EventEmitter {
       this.emit('message', frame, false);
       return;
     }
+    if (this.take(message)) return;
     if (isNotification(message)) {
       // Run like any request, in order with the others; only the reply is suppressed.
       const id = --this.lastSilentId;
@@ -87,23 +106,10 @@ export class WsShim extends EventEmitter {
     return parsed !== undefined ? parsed.message : JSON.parse(data);
   }
 
-  /**
-   * The adapter's replies. One too large for a frame throws a TRPCError, which the adapter turns
-   * into an error reply to the same request id, so the caller learns why instead of waiting.
-   */
+  /** The adapter's replies (see replyFrame for one too large). */
   send(json: string): void {
     if (this.silent.size > 0 && this.isSilentReply(json)) return;
-    let frame: Buffer;
-    try {
-      frame = frameJson(json, this.maxFrameBytes);
-    } catch (error) {
-      if (!(error instanceof FrameTooLargeError)) throw error;
-      throw new TRPCError({
-        code: 'PAYLOAD_TOO_LARGE',
-        message: `the reply of ${error.bytes} bytes exceeds the ${error.limit}-byte frame limit`,
-      });
-    }
-    this.connection.send(frame);
+    this.connection.send(replyFrame(json, this.maxFrameBytes));
   }
 
   /**

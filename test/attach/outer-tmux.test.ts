@@ -110,15 +110,18 @@ describe('fux attached in a real terminal', () => {
     outer.keys(t, ['C-a', 't']);
     const lines = await outer.waitFor(t, (l) => /2:/.test(l[0] ?? ''), 'tab 2 in the tab bar');
     expect(lines[0]).toMatch(/1:.*2:/);
+    const tabActive = (index: number, what: string): Promise<unknown> =>
+      until(
+        async () => (await fux.list.query({ workspace: 'w-tabs' })).workspaces[0]!.tabs[index]!.active,
+        10_000,
+        what,
+      );
     outer.keys(t, ['C-a', '1']);
-    await until(
-      async () => {
-        const ws = (await fux.list.query({ workspace: 'w-tabs' })).workspaces[0]!;
-        return ws.tabs[0]!.active;
-      },
-      10_000,
-      'tab 1 active again',
-    );
+    await tabActive(0, 'tab 1 active again');
+    // A click on tab 2's label in the tab bar (row 1, 1-based) selects it, as its key would.
+    const x = (outer.screen(t)[0] ?? '').indexOf('2:') + 1;
+    outer.keys(t, [`\x1b[<0;${x};1M\x1b[<0;${x};1m`], true);
+    await tabActive(1, 'tab 2 selected by a click');
   });
 
   test("the status line shows a pane's agent glyph and follows its state", async () => {

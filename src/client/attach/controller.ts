@@ -257,7 +257,7 @@ export class Controller {
   private pick(o: Exclude<Overlay, { kind: 'help' }>, index: number): void {
     if (o.kind === 'worktrees') {
       const pane = o.panes[index];
-      if (pane !== undefined) this.deps.action({ kind: 'focus-pane', pane });
+      if (pane !== undefined) this.deps.action({ kind: 'call', call: 'focus', input: { target: pane } });
       return;
     }
     if (o.kind === 'answer') {
@@ -337,7 +337,7 @@ export class Controller {
     if (token.action === 'press' && token.button === 0 && !token.wheel) {
       const tab = c.tabAt(token.x, token.y);
       if (tab !== undefined) {
-        this.deps.action({ kind: 'select-tab', number: tab });
+        this.deps.action({ kind: 'call', call: 'tab.select', input: { which: tab } });
         return;
       }
     }
@@ -353,7 +353,7 @@ export class Controller {
     if (hit && token.action === 'press' && token.button === 0 && !token.wheel) {
       const focused = this.view?.panes.find((p) => p.focused)?.id;
       if (hit.pane !== focused && hit.pane !== this.view?.popup?.id)
-        this.deps.action({ kind: 'focus-pane', pane: hit.pane });
+        this.deps.action({ kind: 'call', call: 'focus', input: { target: hit.pane } });
       if (!wantsMouse) {
         this.selection = { pane: hit.pane, x0: token.x, y0: token.y, x1: token.x, y1: token.y };
         return;

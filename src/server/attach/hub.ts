@@ -8,7 +8,13 @@ import type { Launch, Workspaces } from '../workspaces';
 import type { Workspace } from '../workspace';
 import { AttachSession } from './session';
 import { buildView } from './view';
-import type { AttachAction, AttachFrame, AttachHistory, PromptOptions } from '../../protocol/attach';
+import type {
+  AttachAction,
+  AttachFrame,
+  AttachHistory,
+  AttachView,
+  PromptOptions,
+} from '../../protocol/attach';
 import type { ProcedureCall } from '../../protocol/bindings';
 import { callInput } from './bindable';
 import { paneHistory } from './history';
@@ -47,12 +53,19 @@ export class AttachHub {
   private readonly sessions = new Map<string, AttachSession>();
   private readonly stopWatching: () => void;
   private readonly checkouts: PaneCheckouts;
+  /** The workspaces as of the last change, to tell when one opened or closed. */
+  private workspaceNames: string[];
 
   constructor(private readonly deps: HubDeps) {
     this.checkouts = new PaneCheckouts(deps.bus, deps.workspaces, (ws) => this.viewChangedFor(ws));
+    this.workspaceNames = deps.workspaces.all().map((w) => w.name);
     this.stopWatching = deps.workspaces.watchAll({
       changed: (ws) => {
-        for (const s of this.sessions.values()) if (s.workspace === ws) s.markView();
+        // Every client's view lists the workspaces: one opening or closing is news to all.
+        const names = deps.workspaces.all().map((w) => w.name);
+        const listed = names.join('\n') !== this.workspaceNames.join('\n');
+        this.workspaceNames = names;
+        for (const s of this.sessions.values()) if (listed || s.workspace === ws) s.markView();
       },
       output: (ws, id) => {
         for (const s of this.sessions.values()) if (s.workspace === ws) s.markPane(id);
@@ -111,18 +124,20 @@ export class AttachHub {
         seq: -1,
         end: { reason: 'workspace-closed', message: `workspace ${session.workspace} closed` },
       };
-    const popupRect = ws.popupRect();
-    const popup =
-      ws.popup && popupRect
-        ? { ...popupRect, id: ws.popup.id, title: ws.popup.command.join(' ') }
-        : undefined;
-    const view = buildView(ws, {
-      workspaces: this.deps.workspaces.all().map((w) => w.name),
-      config: this.deps.config(),
-      clients: this.clientsOf(ws.name),
-      popup,
-      checkout: (e) => this.checkouts.of(e.pane),
-    });
+    const view = (): AttachView => {
+      const popupRect = ws.popupRect();
+      const popup =
+        ws.popup && popupRect
+          ? { ...popupRect, id: ws.popup.id, title: ws.popup.command.join(' ') }
+          : undefined;
+      return buildView(ws, {
+        workspaces: this.deps.workspaces.all().map((w) => w.name),
+        config: this.deps.config(),
+        clients: this.clientsOf(ws.name),
+        popup,
+        checkout: (e) => this.checkouts.of(e.pane),
+      });
+    };
     return session.frame(ws, view);
   }
 
@@ -143,8 +158,8 @@ export class AttachHub {
   }
 
   /**
-   * A key binding or a click. A key bound to a procedure (and a click, which is one of `focus`,
-   * `tab.select` or `resize`) comes back as the call to make, its input filled in from this
+   * A key binding or a click. A key or click bound to a procedure (a click is a `focus` or a
+   * `tab.select` call, as a key's) comes back as the call to make, its input filled in from this
    * client's context; the caller makes it through the router, so it is checked and performed as
    * the same call from the command line is. Undefined: done here, or nothing to do.
    */
@@ -154,12 +169,6 @@ export class AttachHub {
     switch (action.kind) {
       case 'call':
         return this.keyCall(s, ws, { call: action.call, input: action.input });
-      case 'focus-pane':
-        return this.keyCall(s, ws, { call: 'focus', input: { target: action.pane } });
-      case 'select-tab':
-        return this.keyCall(s, ws, { call: 'tab.select', input: { which: action.number } });
-      case 'resize-pane':
-        return this.keyCall(s, ws, { call: 'resize', input: { id: action.pane, delta: action.delta } });
       case 'switch-workspace':
         this.switchWorkspace(s, action.workspace);
         return undefined;

@@ -4,12 +4,17 @@ import type { PaneId } from '../layout';
 import type { Workspace } from '../workspace';
 import type { AttachFrame, AttachView, PaneCursor, PaneModes, PaneUpdate, Row } from '../../protocol/attach';
 import { encodeRow, StyleTable } from './rows';
+import { rowChangesOf } from './row-changes';
 import { wakeable } from '../wake';
 
 /** What the session last sent of one pane, to diff against. */
 interface SentPane {
   cols: number;
   rows: number;
+  /** Where the viewport was, and the moment of its rows' changes (RowChanges) the lines are from. */
+  viewportY: number;
+  baseY: number;
+  seen: number;
   lines: string[];
   cursor: string;
   modes: string;
@@ -43,6 +48,8 @@ export class AttachSession {
   private readonly dirty = new Set<PaneId>();
   private readonly rang = new Set<PaneId>();
   private viewDirty = true;
+  /** The panes the last view sent shows. */
+  private shownIds: PaneId[] = [];
   private syncSince = new Map<PaneId, number>();
   private wake: (() => void) | undefined;
 
@@ -103,10 +110,10 @@ export class AttachSession {
 
   /**
    * The frame that brings the client up to date with `ws` as it is now, or undefined when nothing
-   * changed. `view` is the workspace as clients see it (built by the caller, which knows the config
+   * changed. `view` builds the workspace as clients see it (the caller knows the config
    * and the other clients).
    */
-  frame(ws: Workspace, view: AttachView): AttachFrame | undefined {
+  frame(ws: Workspace, view: () => AttachView): AttachFrame | undefined {
     const frame: AttachFrame = { seq: this.seq };
     if (this.needsReset || this.styles.size > MAX_STYLES) {
       frame.reset = true;
@@ -116,18 +123,24 @@ export class AttachSession {
       this.lastView = '';
       this.needsReset = false;
     }
-    const viewJson = JSON.stringify(view);
-    const viewChanged = viewJson !== this.lastView;
-    if (viewChanged) {
-      frame.view = view;
-      this.lastView = viewJson;
+    // The view changes only with the workspace (markView); a keystroke's echo does not rebuild it.
+    let viewChanged = false;
+    if (this.viewDirty || frame.reset) {
+      const current = view();
+      const viewJson = JSON.stringify(current);
+      viewChanged = viewJson !== this.lastView;
+      if (viewChanged) {
+        frame.view = current;
+        this.lastView = viewJson;
+        this.shownIds = current.panes.map((p) => p.id);
+      }
     }
     this.viewDirty = false;
 
     const shown = new Map<PaneId, Pane>();
-    for (const p of view.panes) {
-      const e = ws.panes.get(p.id);
-      if (e) shown.set(p.id, e.pane);
+    for (const id of this.shownIds) {
+      const e = ws.panes.get(id);
+      if (e) shown.set(id, e.pane);
     }
     if (ws.popup) shown.set(ws.popup.id, ws.popup.pane);
     for (const id of this.sent.keys()) if (!shown.has(id)) this.sent.delete(id);
@@ -185,9 +198,25 @@ export class AttachSession {
     const update: PaneUpdate = {};
     let changed = false;
     const fresh = !known || known.cols !== cols || known.rows !== rows;
+    const changes = rowChangesOf(term);
     const sent: SentPane = fresh
-      ? { cols, rows, lines: new Array<string>(rows).fill(''), cursor: '', modes: '' }
+      ? {
+          cols,
+          rows,
+          viewportY: 0,
+          baseY: 0,
+          seen: 0,
+          lines: new Array<string>(rows).fill(''),
+          cursor: '',
+          modes: '',
+        }
       : known;
+    // Rows the terminal did not touch since the last diff are as sent, unless the viewport moved.
+    const everyRow = fresh || sent.viewportY !== buffer.viewportY || sent.baseY !== buffer.baseY;
+    const since = sent.seen;
+    sent.viewportY = buffer.viewportY;
+    sent.baseY = buffer.baseY;
+    sent.seen = changes.now();
     if (fresh) {
       update.cols = cols;
       update.rows = rows;
@@ -197,6 +226,7 @@ export class AttachSession {
     const lines: Record<string, Row> = {};
     let anyLine = false;
     for (let y = 0; y < rows; y++) {
+      if (!everyRow && !changes.changedSince(y, since)) continue;
       const row = encodeRow(buffer.getLine(buffer.viewportY + y), cols, cell, this.styles);
       const json = JSON.stringify(row);
       if (!fresh && sent.lines[y] === json) continue;
