@@ -30,7 +30,7 @@ interface Run {
   readonly bytes: number;
 }
 
-function timeInPty(file: string, args: readonly string[]): Promise<Run> {
+function timeInPty(file: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve) => {
     const started = performance.now();
     let bytes = 0;
@@ -39,7 +39,7 @@ function timeInPty(file: string, args: readonly string[]): Promise<Run> {
       cols: COLS,
       rows: ROWS,
       encoding: null,
-      env: { ...process.env, ZOR_PID: '' },
+      env: { ...process.env, ZOR_PID: '', ...env },
     });
     terminal.onData((data: string | Buffer) => {
       bytes += data.length;
@@ -50,13 +50,13 @@ function timeInPty(file: string, args: readonly string[]): Promise<Run> {
 
 /** Median wall time of each command run alone in a pty, interleaved over `repetitions` rounds. */
 async function startTimes(
-  sides: readonly { name: string; command: readonly string[] }[],
+  sides: readonly { name: string; command: readonly string[]; env?: NodeJS.ProcessEnv }[],
   repetitions: number,
 ): Promise<Map<string, number>> {
   const times = new Map<string, number[]>(sides.map((side) => [side.name, []]));
   for (let repetition = 0; repetition < repetitions; repetition++) {
     for (const side of sides) {
-      const run = await timeInPty(side.command[0]!, side.command.slice(1));
+      const run = await timeInPty(side.command[0]!, side.command.slice(1), side.env);
       times.get(side.name)!.push(run.ms);
     }
   }
@@ -74,17 +74,27 @@ export const zorWrapper: Benchmark = {
     const lines = options.quick ? 300_000 : 3_000_000;
     const repetitions = options.quick ? 1 : 5;
     const seq = ['seq', ['1', String(lines)]] as const;
-    const sides: { name: string; command: readonly [string, readonly string[]] }[] = [
+    const sides: {
+      name: string;
+      command: readonly [string, readonly string[]];
+      env?: NodeJS.ProcessEnv;
+    }[] = [
       { name: 'bare', command: seq },
       ...(hasScript()
         ? [{ name: 'script(1)', command: ['script', ['-qfec', `seq 1 ${lines}`, '/dev/null']] as const }]
         : []),
       { name: 'zor', command: [BIN_ZOR, ['--', 'seq', '1', String(lines)]] },
+      // Without the native relay (native/zor-relay.c): output through node-pty, as before it.
+      {
+        name: 'zor, node-pty relay',
+        command: [BIN_ZOR, ['--', 'seq', '1', String(lines)]],
+        env: { ZOR_RELAY: '' },
+      },
     ];
     const runs = new Map<string, Run[]>(sides.map((side) => [side.name, []]));
     for (let repetition = 0; repetition < repetitions; repetition++) {
       for (const side of sides) {
-        const run = await timeInPty(side.command[0], side.command[1]);
+        const run = await timeInPty(side.command[0], side.command[1], side.env);
         options.log(`  ${side.name} run ${repetition + 1}: ${formatMs(run.ms)}, ${run.bytes} bytes`);
         runs.get(side.name)!.push(run);
       }
@@ -97,6 +107,7 @@ export const zorWrapper: Benchmark = {
       [
         { name: 'node -e 0', command: [process.execPath, '-e', '0'] },
         { name: 'bin/zor -- true', command: [BIN_ZOR, '--', 'true'] },
+        { name: 'bin/zor -- true, node-pty relay', command: [BIN_ZOR, '--', 'true'], env: { ZOR_RELAY: '' } },
       ],
       options.quick ? 3 : 15,
     );
@@ -109,6 +120,7 @@ export const zorWrapper: Benchmark = {
       method: [
         `\`seq 1 ${lines}\` in a ${COLS}×${ROWS} pty read by node-pty, from spawn to close; median of ${repetitions} interleaved runs`,
         'script(1) is a C pty wrapper that parses nothing: the floor for any pty-in-a-pty here',
+        'zor relays through its native helper (native/zor-relay.c); `ZOR_RELAY=` runs it through node-pty instead, as before the helper',
         `start: each command alone in a pty until it closes, median of ${options.quick ? 3 : 15} interleaved runs; bin/zor takes the oclif-free path for the wrapper form (src/client/cli/zor-fast-path.ts)`,
       ],
       tables: [
