@@ -51,10 +51,8 @@ function rowsAndCols(fd: 0 | 1 | undefined): WindowSize {
 
 /** The environment node-pty gives a child (its _sanitizeEnv and TERM), so both paths start alike. */
 function ptyEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const clean = { ...env };
-  for (const name of ['TMUX', 'TMUX_PANE', 'STY', 'WINDOW', 'WINDOWID', 'TERMCAP', 'COLUMNS', 'LINES']) {
-    delete clean[name];
-  }
+  const dropped = new Set(['TMUX', 'TMUX_PANE', 'STY', 'WINDOW', 'WINDOWID', 'TERMCAP', 'COLUMNS', 'LINES']);
+  const clean = Object.fromEntries(Object.entries(env).filter(([name]) => !dropped.has(name)));
   clean.TERM = env.TERM !== undefined && env.TERM !== '' ? env.TERM : 'xterm';
   return clean;
 }
