@@ -30,6 +30,8 @@ function inputsStamp() {
     'tsconfig.json',
     'tsconfig.build.json',
     'scripts/build.js',
+    'scripts/build-native.js',
+    'native/zor-relay.c',
   ])
     files.push(path.join(root, f));
   return files
@@ -84,4 +86,6 @@ bundle(path.join(root, 'src', 'client', 'cli', 'zor-fast-path.ts'), 'zor-fast.js
   '--main-fields=module,main',
   '--external:node-pty',
 ]);
+// zor's native relay (scripts/build-native.js; without a compiler zor relays through node-pty).
+run(process.execPath, [path.join(root, 'scripts', 'build-native.js')]);
 fs.writeFileSync(stampFile, stamp);

@@ -89,6 +89,18 @@ describe('the packed tarball, installed with npm install -g', () => {
     expect(listed.stdout).toMatch(new RegExp(`^\\s+\\*\\s+${opened.stdout.trim()}\\s.*sh -c exec cat`, 'm'));
   });
 
+  test('zor relays through the native relay its postinstall compiled (where a C compiler exists)', () => {
+    const relayed = run('zor', ['--debug', '--', 'sh', '-c', 'echo relayed']);
+    expect(relayed.code).toBe(0);
+    expect(relayed.stdout).toContain('relayed');
+    const compiler = ['cc', 'gcc', 'clang'].some((cc) => spawnSync(cc, ['--version']).status === 0);
+    expect(relayed.stderr).toContain(
+      compiler
+        ? `output relayed by ${path.join(prefix, 'lib', 'node_modules', 'fux', 'native', 'build', 'zor-relay')}`
+        : 'output relayed through node-pty',
+    );
+  });
+
   test('zor check reads a fixture with the bundled rules', () => {
     const checked = run('zor', ['check', path.join(root, 'fixtures', 'claude', 'permission-bash.txt')]);
     expect(checked).toMatchObject({ code: 0, stderr: '' });

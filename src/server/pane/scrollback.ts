@@ -20,21 +20,27 @@ const COMPACT_TERMINAL_ROWS = 750;
 const PIECE_ROWS = 256;
 /** Rows archived at once beyond what the next piece needs, so that archiving runs in batches. */
 const ARCHIVE_BATCH_ROWS = 256;
-/** Rows of history a flood leaves in xterm when it is compacted again, and the rows per step. */
+/**
+ * Rows of history a flood leaves in xterm when it is compacted again, and the rows per step. A
+ * step of 1000 rows ran 10–17 ms on a loaded machine (the longest single task of B3's server after
+ * its start); 250 keep a step near 3 ms, so another pane's echo waits for no more than that.
+ */
 const REST_TERMINAL_ROWS = 250;
-const REST_STEP_ROWS = 1000;
+const REST_STEP_ROWS = 250;
 /** How often a flooded pane looks at whether its output has paused. */
 const QUIET_CHECK_MS = 100;
 /** Output below this much per check counts as paused (160 KB/s: some hundred long lines a second). */
 const QUIET_BYTES = 16 * 1024;
 /**
- * Checks in a row that must find the output paused before a flooded pane is compacted. A flood
- * whose producer is merely descheduled for a moment (a loaded machine) must not be compacted:
- * compacting archives xterm's rows and trims its buffer, and when the flood goes on xterm grows
- * back to the pane's limit one freshly allocated row per line feed, which measured as much again
- * as the parse of a `seq` flood (B1) when it happened a few times a second.
+ * Checks in a row that must find the output paused (a second) before a flooded pane is compacted.
+ * A flood whose producer is merely descheduled for a moment (a loaded machine) must not be
+ * compacted: compacting archives xterm's rows and trims its buffer, and when the flood goes on
+ * xterm grows back to the pane's limit one freshly allocated row per line feed, which measured as
+ * much again as the parse of a `seq` flood (B1) when it happened a few times a second, and made
+ * the longest tasks of B3's flooded server (compaction, row allocation and the collections both
+ * bring). Three checks (300 ms) still let that happen under load.
  */
-const QUIET_CHECKS = 3;
+const QUIET_CHECKS = 10;
 /**
  * Archiving may take three quarters of the time that passes (parsing output or idle), saved up
  * to a burst that covers a command's worth of output at once. Measured per 200-cell row: ~2 µs

@@ -63,13 +63,18 @@ export class EscapeBoundary {
     let runFrom = bytes.length;
     for (let index = 0; index < bytes.length; index++) {
       const byte = bytes[index]!;
+      if (this.state === State.Ground && !this.afterC1 && isPlain(byte)) {
+        // Plain text in the ground state changes nothing but the run: skip through it in one
+        // loop (a flood is nearly all of this, and the wrapper reads every byte of it).
+        if (runFrom === bytes.length) runFrom = index;
+        while (index + 1 < bytes.length && isPlain(bytes[index + 1]!)) index++;
+        this.previousByte = bytes[index]!;
+        continue;
+      }
       if (byte === ESC) this.afterC1 = false;
       else if (this.previousByte === C1_LEAD && byte >= 0x80 && byte <= 0x9f) this.afterC1 = true;
-      if (this.state === State.Ground && !this.afterC1 && isPlain(byte)) {
-        if (runFrom === bytes.length) runFrom = index;
-      } else {
-        runFrom = bytes.length;
-      }
+      // Anything else ends a plain run (a plain byte gets here only after a C1 control or inside a sequence).
+      runFrom = bytes.length;
       this.step(byte);
       this.previousByte = byte;
     }

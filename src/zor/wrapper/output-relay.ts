@@ -4,9 +4,10 @@
  * (run-wrapper.ts), so until then the relay keeps what the parser will need: every chunk, with
  * where its plain run begins, handed over in order when detection attaches.
  *
- * Output can also be held back for a moment (`holdUntil`): until zor's terminal has its output
- * processing turned off, bytes written to it would not arrive as written.
+ * Who writes stdout is the passthrough's business: zor itself (StdoutPassthrough, the node-pty
+ * path), or the native relay, which has already written the bytes zor sees (NativePassthrough).
  */
+import { EscapeBoundary } from './escape-boundary';
 import { FdWriter } from './fd-writer';
 import { OrderedOutput } from './ordered-output';
 
@@ -22,17 +23,28 @@ export interface OutputParser {
   childOutput(chunk: Buffer, plainFrom: number): void;
 }
 
-export class OutputRelay {
+/** How the child's output and zor's own bytes reach stdout. */
+export interface Passthrough {
+  /** Passes the chunk on (where that is this side's job); returns where its trailing plain run begins. */
+  childOutput(chunk: Buffer): number;
+  /** zor's own bytes (state OSCs, titles), between escape sequences. */
+  inject(text: string): void;
+  /** Resolves once everything so far has reached stdout (or stdout has gone away). */
+  flush(): Promise<void>;
+}
+
+/**
+ * zor writes stdout. Output can also be held back for a moment (`holdUntil`): until zor's
+ * terminal has its output processing turned off, bytes written to it would not arrive as written.
+ */
+export class StdoutPassthrough implements Passthrough {
   private readonly stdout: FdWriter;
   private readonly output: OrderedOutput;
-  private parser: OutputParser | undefined;
-  private waiting: [Buffer, number][] = [];
-  private waitingBytes = 0;
   /** Bytes for stdout held back until the terminal is ready, or undefined when not holding. */
   private held: Buffer[] | undefined;
   private holds = 0;
 
-  constructor(private readonly pause: (reason: PauseReason, paused: boolean) => void) {
+  constructor(pause: (reason: PauseReason, paused: boolean) => void) {
     this.stdout = new FdWriter(STDOUT_FD, (full) => pause('stdout', full));
     this.output = new OrderedOutput((bytes) => {
       if (this.held !== undefined) this.held.push(bytes);
@@ -52,8 +64,49 @@ export class OutputRelay {
     });
   }
 
+  childOutput(chunk: Buffer): number {
+    return this.output.childOutput(chunk);
+  }
+
+  inject(text: string): void {
+    this.output.inject(text);
+  }
+
+  flush(): Promise<void> {
+    return this.stdout.flush();
+  }
+}
+
+/**
+ * The native relay has written the bytes already and places zor's injections itself (at the same
+ * boundaries, native/zor-relay.c); here only the plain runs are found, for the parser.
+ */
+export class NativePassthrough implements Passthrough {
+  private readonly boundary = new EscapeBoundary();
+
+  constructor(readonly inject: (text: string) => void) {}
+
+  childOutput(chunk: Buffer): number {
+    return this.boundary.feed(chunk);
+  }
+
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+export class OutputRelay {
+  private parser: OutputParser | undefined;
+  private waiting: [Buffer, number][] = [];
+  private waitingBytes = 0;
+
+  constructor(
+    private readonly passthrough: Passthrough,
+    private readonly pause: (reason: PauseReason, paused: boolean) => void,
+  ) {}
+
   childOutput(chunk: Buffer): void {
-    const plainFrom = this.output.childOutput(chunk);
+    const plainFrom = this.passthrough.childOutput(chunk);
     if (this.parser !== undefined) {
       this.parser.childOutput(chunk, plainFrom);
       return;
@@ -65,7 +118,7 @@ export class OutputRelay {
 
   /** zor's own bytes (state OSCs, titles), between escape sequences. */
   inject(text: string): void {
-    this.output.inject(text);
+    this.passthrough.inject(text);
   }
 
   /** From now on output goes to `parser`, starting with what came before. */
@@ -78,6 +131,6 @@ export class OutputRelay {
 
   /** Resolves once everything written so far has reached stdout (or stdout has gone away). */
   flush(): Promise<void> {
-    return this.stdout.flush();
+    return this.passthrough.flush();
   }
 }

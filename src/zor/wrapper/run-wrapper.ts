@@ -10,12 +10,11 @@ import { openEventSink, type EventSink } from '../emit/event-sink';
 import type { TitleMode } from '../emit/title-rewriter';
 import { userRulesDir } from '../rules/rule-dirs';
 import { findSet, type RuleSet } from '../rules/rule-set';
-import { ChildPty } from './child-pty';
 import { resolveCommand } from './command-path';
-import { OutputRelay, type PauseReason } from './output-relay';
+import type { PauseReason } from './output-relay';
 import type { OutputWatcher } from './output-watcher';
+import { startChild } from './start-child';
 import { RawTerminalMode } from './terminal-mode';
-import { copyWindowSize, DEFAULT_WINDOW_SIZE, type WindowSize } from './window-size';
 
 export interface WrapperOptions {
   /** The command and its arguments; empty runs `$SHELL -l` (or `/bin/sh -l`). */
@@ -65,19 +64,6 @@ export function defaultCommand(env: NodeJS.ProcessEnv): string[] {
   return [env.SHELL !== undefined && env.SHELL !== '' ? env.SHELL : '/bin/sh', '-l'];
 }
 
-/** The terminal zor's own size comes from: stdin when it is one, else stdout. */
-function terminalFd(): 0 | 1 | undefined {
-  if (process.stdin.isTTY) return 0;
-  if (process.stdout.isTTY) return 1;
-  return undefined;
-}
-
-function rowsAndCols(fd: 0 | 1 | undefined): WindowSize {
-  if (fd === undefined || !process.stdout.isTTY) return DEFAULT_WINDOW_SIZE;
-  const [cols, rows] = process.stdout.getWindowSize();
-  return cols > 0 && rows > 0 ? { rows, cols, xpixel: 0, ypixel: 0 } : DEFAULT_WINDOW_SIZE;
-}
-
 function loadSets(ruleDirs: readonly string[], debug: ((line: string) => void) | undefined): RuleSet[] {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the rule schemas load only when needed (runWrapper)
   const { loadRules } = require('../rules/sources') as typeof import('../rules/sources');
@@ -120,13 +106,11 @@ export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
   const sink: EventSink | undefined =
     options.events === undefined ? undefined : openEventSink(options.events);
 
-  const fd = terminalFd();
-  let size = rowsAndCols(fd);
   const env: NodeJS.ProcessEnv = { ...process.env, ZOR_PID: String(process.pid) };
   if (forcedSet !== undefined) env.ZOR_AGENT = forcedSet.id;
-  // The command goes to exec as given, so the child sees the argv[0] the user typed.
-  const child = new ChildPty(file!, args, { cols: size.cols, rows: size.rows, cwd: process.cwd(), env });
-
+  // Raw mode before the child starts: the native relay turns output processing off before it does.
+  const terminalMode = new RawTerminalMode(process.stdin);
+  terminalMode.enter();
   const pauses = new Set<PauseReason>();
   const setPaused = (reason: PauseReason, paused: boolean): void => {
     if (paused) pauses.add(reason);
@@ -134,7 +118,11 @@ export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
     if (pauses.size > 0) child.pause();
     else child.resume();
   };
-  const relay = new OutputRelay(setPaused);
+  // The command goes to exec as given, so the child sees the argv[0] the user typed.
+  const started = await startChild(file!, args, env, terminalMode, setPaused);
+  debug?.(started.native ? `output relayed by ${started.native}` : 'output relayed through node-pty');
+  const { child, relay } = started;
+  let size = started.size;
   child.onOutput((chunk) => relay.childOutput(chunk));
 
   let detection: OutputWatcher | undefined;
@@ -160,25 +148,16 @@ export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
     return detection;
   };
 
-  const terminalMode = new RawTerminalMode(process.stdin);
   let sizing: Promise<void> = Promise.resolve();
   const applySize = (rawOutput: boolean): void => {
     // One after the other, so the last size read is the one applied.
     sizing = sizing.then(async () => {
-      const ptyPath = child.ptyPath;
-      // One ioctl with pixels when perl can do it; otherwise rows and columns through node-pty.
-      const copied =
-        fd !== undefined && ptyPath !== undefined ? await copyWindowSize(fd, ptyPath, rawOutput) : undefined;
-      if (copied === undefined && rawOutput) terminalMode.rawOutput();
-      size = copied ?? rowsAndCols(fd);
-      if (copied === undefined) child.resize(size.cols, size.rows);
+      size = await started.copySize(rawOutput);
       detection?.resize(size.cols, size.rows);
     });
-    // Until output processing is off, output would not reach the terminal byte for byte.
-    if (rawOutput) relay.holdUntil(sizing);
   };
-  terminalMode.enter();
-  applySize(terminalMode.applies);
+  // The native relay copied the size as it started the child; on node-pty perl does it beside it.
+  if (started.native === undefined) applySize(terminalMode.applies);
   const stdin = process.stdin;
   const forwardInput = (data: Buffer): void => child.write(data);
   const endOfInput = (): void => {
@@ -210,13 +189,14 @@ export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
 
   const exit = await child.exited;
   clearTimeout(detectionDelay);
-  // The terminal's mode is restored below: not before perl has finished changing it.
+  // The terminal's mode is restored below: not before a size copy has finished changing it.
   await sizing;
   const signal = signalName(exit.signal);
   // A signal without a name here still ends zor the way a shell reports it: 128 + its number.
   const code = exit.code ?? 128 + (exit.signal ?? 0);
   detection?.finish({ code: signal === undefined ? code : null, signal });
   await relay.flush();
+  await started.close();
   signals.removeAll();
   stdin.off('data', forwardInput);
   stdin.off('end', endOfInput);

@@ -80,7 +80,8 @@ describe('terminal mode', () => {
 
   it('is restored when zor is sent SIGTERM, which it passes to the child', async () => {
     const { before, after, status } = await aroundZor(
-      `-- sh -c 'echo CHILD OF $PPID; exec sleep 30'`,
+      // ZOR_PID is zor's own pid (the child's parent is the native relay, when zor has one).
+      `-- sh -c 'echo CHILD OF $ZOR_PID; exec sleep 30'`,
       async (run) => {
         await run.waitForText(/CHILD OF \d+/);
         process.kill(Number(/CHILD OF (\d+)/.exec(run.text())![1]), 'SIGTERM');
