@@ -36,6 +36,11 @@ export function fixtureFileName(name: string, size: Size): string {
   return primary ? `${name}.txt` : `${name}-${sizeLabel(size)}.txt`;
 }
 
+/** The size a fixture file was captured at, read back from its name (see fixtureFileName). */
+export function fixtureSize(fileName: string): string {
+  return /-(\d+x\d+)\.txt$/.exec(fileName)?.[1] ?? sizeLabel(PRIMARY_SIZE);
+}
+
 /** Writes `fixtures/<agent>/<name>[-COLSxROWS].txt` from what a screen view shows right now. */
 export class FixtureWriter {
   readonly written: string[] = [];
