@@ -1,5 +1,132 @@
+import { join } from 'node:path';
+import { XtermScreenView } from '../src/zor/screen/xterm-screen-view';
+import { Gate } from '../test/fake-model/gate';
+import { opencodeBash, opencodeWrite, text } from '../test/fake-model/replies';
+import { prepareOpenCode } from '../test/agents/opencode';
+import { createReleaseFifo, submitPromptPersistently } from '../test/agents/drive';
+import { PtySession } from '../test/agents/pty-session';
 import type { AgentCaptureContext } from './capture-claude';
+import { captureWhen, type CaptureSpec } from './capture-fixture';
+
+/**
+ * The OpenCode captures: one session walked through every state at its prompt. OpenCode has no
+ * startup dialog offline (it asks nothing about the folder), and its title only names the
+ * session, so every state is read from the screen.
+ */
+
+interface OpenCodeScreen {
+  readonly session: PtySession;
+  readonly view: XtermScreenView;
+  readonly workdir: string;
+}
+
+async function withOpenCode(
+  context: AgentCaptureContext,
+  label: string,
+  body: (screen: OpenCodeScreen) => Promise<void>,
+): Promise<void> {
+  const run = await prepareOpenCode({
+    bin: context.bin,
+    origin: context.server.origin,
+    cols: context.size.cols,
+    rows: context.size.rows,
+    root: join(context.scratch, label),
+  });
+  const session = PtySession.spawn(run.launch);
+  const view = new XtermScreenView(session.terminal);
+  try {
+    await body({ session, view, workdir: run.sandbox.workdir });
+  } catch (error) {
+    throw new Error(`${String(error)}\nthe screen (title "${view.title()}"):\n${view.lines().join('\n')}`);
+  } finally {
+    view.dispose();
+    await session.close();
+    await run.sandbox.remove();
+  }
+}
 
 export async function captureOpenCode(context: AgentCaptureContext): Promise<void> {
-  throw new Error(`not yet ${context.size.cols}`);
+  await withOpenCode(context, 'ready', (screen) => walkThroughStates(context, screen));
+}
+
+async function walkThroughStates(
+  context: AgentCaptureContext,
+  { session, view, workdir }: OpenCodeScreen,
+): Promise<void> {
+  const { server } = context;
+  const screenHas = (...needles: string[]): boolean =>
+    needles.every((needle) => view.text().includes(needle));
+  const working = (): boolean => screenHas('esc interrupt');
+  const atPrompt = (): boolean => screenHas('ctrl+p commands') && !working() && !screenHas('Permission');
+  const snap = (spec: CaptureSpec, condition: () => boolean): Promise<string> =>
+    captureWhen(session, view, context.writer, spec, condition, 60_000);
+  const turn = async (prompt: string): Promise<void> => {
+    const fromIndex = server.requests.length;
+    const sent = (): boolean => server.requests.slice(fromIndex).some((request) => request.kind === 'main');
+    await submitPromptPersistently(session, prompt, sent, { attempts: 3, retryMs: 20_000 });
+  };
+  const backToPrompt = (gone: string): Promise<void> =>
+    session.waitFor(() => atPrompt() && !screenHas(gone), {
+      timeoutMs: 60_000,
+      what: `the prompt, without "${gone}"`,
+    });
+
+  await snap(
+    { name: 'idle-fresh', expect: 'idle', matched: 'none' },
+    () => atPrompt() && screenHas('Ask anything'),
+  );
+
+  const answer = 'Here is an answer from the fake model, streamed while you watch.';
+  const thinking = new Gate();
+  const streamed = new Gate();
+  server.enqueue(text(answer, { contentAfter: thinking, holdUntil: streamed }));
+  await turn('Say something slowly');
+  await snap({ name: 'working-thinking', expect: 'working', matched: 'interrupt_footer' }, working);
+  thinking.open();
+  await snap(
+    { name: 'working-streaming', expect: 'working', matched: 'interrupt_footer' },
+    () => working() && screenHas(answer.slice(0, 30)),
+  );
+  streamed.open();
+  await snap(
+    { name: 'idle-after-reply', expect: 'idle', matched: 'none' },
+    () => atPrompt() && screenHas(answer.slice(-20)),
+  );
+
+  const fifo = await createReleaseFifo(workdir);
+  server.enqueue(opencodeBash(`cat ${fifo.name}`, 'Wait for the release signal'));
+  await turn('Run the waiting tool');
+  await snap(
+    { name: 'working-tool', expect: 'working', matched: 'interrupt_footer' },
+    () => working() && screenHas(`cat ${fifo.name}`),
+  );
+  await fifo.release(session, atPrompt, 60_000);
+
+  server.enqueue(opencodeBash('touch made-by-bash.txt', 'Create a marker file'));
+  await turn('Touch a file');
+  await snap({ name: 'permission-command', expect: 'blocked', matched: 'permission_prompt' }, () =>
+    screenHas('Permission', 'touch made-by-bash.txt'),
+  );
+  session.type('\x1b');
+  await backToPrompt('Permission');
+
+  server.enqueue(opencodeWrite(join(workdir, 'notes.txt'), 'first line\nsecond line\n'));
+  await turn('Write a notes file');
+  await snap({ name: 'permission-write', expect: 'blocked', matched: 'permission_prompt' }, () =>
+    screenHas('Permission', 'notes.txt'),
+  );
+  session.type('\x1b');
+  await backToPrompt('Permission');
+
+  await submitPromptPersistently(session, '/models', () => screenHas('Select model'));
+  await snap({ name: 'model-picker', expect: 'skip', matched: 'model_picker' }, () =>
+    screenHas('Select model'),
+  );
+  session.type('\x1b');
+  await backToPrompt('Select model');
+
+  session.type('△ Permission required   Allow once   Allow always   Reject');
+  await snap({ name: 'guard-typed-question', expect: 'idle', matched: 'none' }, () =>
+    screenHas('△ Permission required   Allow once'),
+  );
 }

@@ -26,7 +26,8 @@ function config(origin: string): Record<string, unknown> {
     autoupdate: false,
     share: 'disabled',
     model: OPENCODE_MODEL,
-    permission: { bash: 'ask', edit: 'ask' },
+    // `cat` runs unasked (the last matching pattern wins), so a tool reading a fifo shows working.
+    permission: { bash: { '*': 'ask', 'cat *': 'allow' }, edit: 'ask' },
     provider: {
       fake: {
         npm: '@ai-sdk/openai-compatible',
