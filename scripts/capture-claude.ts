@@ -13,7 +13,14 @@ import type { FakeModelServer } from '../test/fake-model/server';
 import { CLAUDE_READY, prepareClaude, type ClaudeStartup } from '../test/agents/claude';
 import { createReleaseFifo, submitPrompt } from '../test/agents/drive';
 import { PtySession } from '../test/agents/pty-session';
-import { captureWhen, type CaptureSpec, type FixtureWriter, type Size } from './capture-fixture';
+import {
+  captureResizedReply,
+  captureWhen,
+  isPrimarySize,
+  type CaptureSpec,
+  type FixtureWriter,
+  type Size,
+} from './capture-fixture';
 
 /**
  * The Claude Code captures: one session walked through every state at its prompt, and one
@@ -102,7 +109,28 @@ export async function captureClaude(context: AgentCaptureContext): Promise<void>
       () => view.text().includes('Yes, I trust this folder'),
     );
   });
+  // Once, from the primary size: a reply that streams across a resize.
+  if (isPrimarySize(context.size))
+    await withClaude(context, 'resize', CLAUDE_READY, async ({ session, view }) => {
+      const working = (): boolean => WORKING_TITLE.test(view.title());
+      const atPrompt = (): boolean => view.title().startsWith('✳') && view.text().includes('? for shortcuts');
+      await session.waitFor(atPrompt, { timeoutMs: 20_000, what: 'the prompt' });
+      const streamed = new Gate();
+      await captureResizedReply(session, view, context.writer, {
+        startReply: async () => {
+          context.server.enqueue(text(ANSWER, { holdUntil: streamed }));
+          await submitPrompt(session, 'Say something slowly');
+        },
+        finish: () => streamed.open(),
+        streaming: () => working() && view.text().includes(ANSWER.slice(0, 20)),
+        finished: atPrompt,
+        streamingRule: 'title_spinner',
+        idleRule: 'prompt_box_idle',
+      });
+    });
 }
+
+const ANSWER = 'Here is an answer from the fake model, streamed while you watch.';
 
 function capture(
   context: AgentCaptureContext,
@@ -140,7 +168,7 @@ async function walkThroughStates(
 
   await snap({ name: 'idle-fresh', expect: 'idle', matched: 'prompt_box_idle' }, atPrompt);
 
-  const answer = 'Here is an answer from the fake model, streamed while you watch.';
+  const answer = ANSWER;
   const thinking = new Gate();
   const streamed = new Gate();
   server.enqueue(text(answer, { contentAfter: thinking, holdUntil: streamed }));

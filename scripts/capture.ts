@@ -17,13 +17,27 @@ import { captureClaude, type AgentCaptureContext } from './capture-claude';
 import { captureCodex } from './capture-codex';
 import { captureGemini } from './capture-gemini';
 import { captureOpenCode } from './capture-opencode';
-import { CAPTURE_SIZES, FixtureWriter, fixtureSize, sizeLabel, type Size } from './capture-fixture';
+import {
+  ANY_SIZES,
+  CAPTURE_SIZES,
+  FixtureWriter,
+  fixtureSize,
+  isPrimarySize,
+  RESIZED_PREFIX,
+  sizeLabel,
+  type Size,
+} from './capture-fixture';
 
-const SCENARIOS: Record<AgentName, (context: AgentCaptureContext) => Promise<void>> = {
-  claude: captureClaude,
-  codex: captureCodex,
-  gemini: captureGemini,
-  opencode: captureOpenCode,
+interface Scenario {
+  readonly capture: (context: AgentCaptureContext) => Promise<void>;
+  readonly sizes: readonly Size[];
+}
+
+const SCENARIOS: Record<AgentName, Scenario> = {
+  claude: { capture: captureClaude, sizes: ANY_SIZES },
+  codex: { capture: captureCodex, sizes: ANY_SIZES },
+  gemini: { capture: captureGemini, sizes: CAPTURE_SIZES },
+  opencode: { capture: captureOpenCode, sizes: CAPTURE_SIZES },
 };
 
 function isAgentName(name: string): name is AgentName {
@@ -51,7 +65,7 @@ async function captureAgent(
     const scratch = join(tmpdir(), `fux-capture-${agent}-${sizeLabel(size)}`);
     try {
       console.log(`${agent} ${installed.version} at ${sizeLabel(size)}`);
-      await SCENARIOS[agent]({ bin: installed.bin, server, size, scratch, writer });
+      await SCENARIOS[agent].capture({ bin: installed.bin, server, size, scratch, writer });
     } finally {
       await server.close();
       rmSync(scratch, { recursive: true, force: true });
@@ -64,11 +78,15 @@ async function captureAgent(
   return count;
 }
 
-/** Removes the fixtures a capture at `size` writes (named by fixtureFileName), keeping other sizes'. */
+/**
+ * Removes the fixtures a capture at `size` writes (named by fixtureFileName), keeping other
+ * sizes'. The reply-across-a-resize fixtures are written by the capture at the primary size.
+ */
 function removeFixturesOfSize(directory: string, size: Size): void {
   if (!existsSync(directory)) return;
   for (const file of readdirSync(directory)) {
-    if (fixtureSize(file) === sizeLabel(size)) rmSync(join(directory, file));
+    const resized = file.startsWith(RESIZED_PREFIX);
+    if (resized ? isPrimarySize(size) : fixtureSize(file) === sizeLabel(size)) rmSync(join(directory, file));
   }
 }
 
@@ -95,10 +113,10 @@ async function main(): Promise<void> {
     if (!isAgentName(agent))
       throw new Error(`unknown agent "${agent}"; known: ${Object.keys(SCENARIOS).join(', ')}`);
   }
-  const sizes = values.size?.map(parseSize) ?? CAPTURE_SIZES;
+  const sizes = values.size?.map(parseSize);
   let total = 0;
   for (const agent of agents.filter(isAgentName))
-    total += await captureAgent(agent, values.out, sizes, values.verbose);
+    total += await captureAgent(agent, values.out, sizes ?? SCENARIOS[agent].sizes, values.verbose);
   const onDisk = agents.filter(isAgentName).map((agent) => readdirSync(join(values.out, agent)).length);
   console.log(`captured ${total} fixtures (${onDisk.join(' + ')} on disk)`);
 }
