@@ -17,6 +17,7 @@ import {
   captureResizedReply,
   captureWhen,
   isPrimarySize,
+  screenShows,
   type CaptureSpec,
   type FixtureWriter,
   type Size,
@@ -147,9 +148,8 @@ async function walkThroughStates(
   { session, view, workdir }: ClaudeScreen,
 ): Promise<void> {
   const { server } = context;
-  // The live prompt box puts a no-break space after its ❯ (submitted prompts get a plain one).
-  const screen = (): string => view.text().replace(/\u00a0/g, ' ');
-  const screenHas = (...needles: string[]): boolean => needles.every((needle) => screen().includes(needle));
+  // The live prompt box puts a no-break space after its ❯; screenShows reads it as a space.
+  const screenHas = (...needles: string[]): boolean => screenShows(view, ...needles);
   const atPrompt = (): boolean => view.title().startsWith('✳') && screenHas('? for shortcuts');
   const working = (): boolean => WORKING_TITLE.test(view.title());
   const snap = (spec: CaptureSpec, condition: () => boolean): Promise<string> =>

@@ -6,7 +6,13 @@ import { CODEX_READY, endCodexDaemons, prepareCodex, type CodexStartup } from '.
 import { createReleaseFifo, submitPrompt } from '../test/agents/drive';
 import { PtySession } from '../test/agents/pty-session';
 import type { AgentCaptureContext } from './capture-claude';
-import { captureResizedReply, captureWhen, isPrimarySize, type CaptureSpec } from './capture-fixture';
+import {
+  captureResizedReply,
+  captureWhen,
+  isPrimarySize,
+  screenShows,
+  type CaptureSpec,
+} from './capture-fixture';
 
 /**
  * The Codex captures: one session walked through every state at its composer, and one session
@@ -81,8 +87,7 @@ const ANSWER = 'Here is an answer from the fake model, streamed while you watch.
 
 /** What Codex's title and screen say: a turn running, or the composer waiting. */
 function codexState(view: XtermScreenView): { working: () => boolean; atPrompt: () => boolean } {
-  const screenHas = (...needles: string[]): boolean =>
-    needles.every((needle) => view.text().includes(needle));
+  const screenHas = (...needles: string[]): boolean => screenShows(view, ...needles);
   const working = (): boolean => WORKING_TITLE.test(view.title());
   // The title is empty until Codex has finished starting (its app-server daemon answering); a
   // prompt typed before that waits behind "Waiting for startup".
@@ -100,8 +105,7 @@ async function walkThroughStates(
   { session, view, root, workdir }: CodexScreen,
 ): Promise<void> {
   const { server } = context;
-  const screenHas = (...needles: string[]): boolean =>
-    needles.every((needle) => view.text().includes(needle));
+  const screenHas = (...needles: string[]): boolean => screenShows(view, ...needles);
   const { working, atPrompt } = codexState(view);
   const snap = (spec: CaptureSpec, condition: () => boolean): Promise<string> =>
     captureWhen(session, view, context.writer, spec, condition);

@@ -85,6 +85,16 @@ export class FixtureWriter {
 }
 
 /**
+ * Whether the screen shows every needle, read as running text: runs of white space (line breaks,
+ * no-break spaces) count as one space, so a needle still matches where a narrow terminal wrapped it.
+ */
+export function screenShows(view: ScreenView, ...needles: string[]): boolean {
+  const flat = (text: string): string => text.replace(/\s+/g, ' ');
+  const text = flat(view.lines().join('\n'));
+  return needles.every((needle) => text.includes(flat(needle)));
+}
+
+/**
  * Waits until `condition` holds, lets a frame that arrived in pieces finish drawing, checks the
  * condition again (a redraw may have changed it) and writes the fixture. The condition is the
  * capture's proof that the screen shows what the spec says; a UI change in a new agent release

@@ -39,7 +39,10 @@ async function withGemini(
   try {
     await body({ session, view, workdir: run.sandbox.workdir });
   } catch (error) {
-    throw new Error(`${String(error)}\nthe screen (title "${view.title()}"):\n${view.lines().join('\n')}`);
+    // What the agent showed when a wait timed out is the first thing to read.
+    throw new Error(`${String(error)}\nthe screen (title "${view.title()}"):\n${view.lines().join('\n')}`, {
+      cause: error,
+    });
   } finally {
     view.dispose();
     await session.close();
