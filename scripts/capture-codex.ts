@@ -78,7 +78,7 @@ export async function captureCodex(context: AgentCaptureContext): Promise<void> 
         streaming: () => state.working() && view.text().includes(ANSWER.slice(0, 20)),
         finished: state.atPrompt,
         streamingRule: 'title_spinner',
-        idleRule: 'none',
+        idleRule: 'turn_finished',
       });
     });
 }
@@ -138,7 +138,7 @@ async function walkThroughStates(
   );
   streamed.open();
   await snap(
-    { name: 'idle-after-reply', expect: 'idle', matched: 'none' },
+    { name: 'idle-after-reply', expect: 'idle', matched: 'turn_finished' },
     () => atPrompt() && screenHas('Worked for', answer.slice(-20)),
   );
 

@@ -134,7 +134,7 @@ describe.each(CAPTURED_AGENTS)(
     // screen: a title can lag, and a user's terminal may rewrite it. Codex is the exception while a
     // reply streams, when nothing on its screen says it is working.
     it.each(
-      [...fixtures.keys()].filter((name) => screenShowsStreaming || !name.includes('working-streaming')),
+      [...fixtures.keys()].filter((name) => screenShowsStreaming || !name.includes('streaming')),
     )('%s keeps its state with the title removed', (name) => {
       const fixture = fixtures.get(name)!;
       expect(evaluate(set, screenOnly(fixture)).state).toBe(fixture.expect);
