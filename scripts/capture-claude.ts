@@ -236,9 +236,11 @@ async function walkThroughStates(
   session.type('/model');
   await session.waitForText('/model', 10_000);
   session.type('\r');
-  await snap({ name: 'model-picker', expect: 'skip', matched: 'model_picker' }, () =>
-    // In a short terminal the picker's heading scrolls off above its footer.
-    screenHas('Select model') || screenHas('Enter to set as default'),
+  await snap(
+    { name: 'model-picker', expect: 'skip', matched: 'model_picker' },
+    () =>
+      // In a short terminal the picker's heading scrolls off above its footer.
+      screenHas('Select model') || screenHas('Enter to set as default'),
   );
   session.type('\x1b');
   await backToPrompt('Enter to set as default');

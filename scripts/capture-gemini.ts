@@ -1,12 +1,11 @@
 import { join } from 'node:path';
-import { XtermScreenView } from '../src/zor/screen/xterm-screen-view';
 import { Gate } from '../test/fake-model/gate';
 import { geminiShell, geminiWriteFile, text } from '../test/fake-model/replies';
 import { GEMINI_READY, prepareGemini, type GeminiStartup } from '../test/agents/gemini';
 import { createReleaseFifo, submitPromptPersistently } from '../test/agents/drive';
-import { PtySession } from '../test/agents/pty-session';
 import type { AgentCaptureContext } from './capture-claude';
 import { captureWhen, type CaptureSpec } from './capture-fixture';
+import { withAgentScreen, type AgentScreen } from './capture-session';
 
 /**
  * The Gemini CLI captures: one session walked through every state at its prompt, and one in an
@@ -14,17 +13,11 @@ import { captureWhen, type CaptureSpec } from './capture-fixture';
  * ("◇  Ready", "✦  Working…", "✋  Action Required"), each followed by the folder's name.
  */
 
-interface GeminiScreen {
-  readonly session: PtySession;
-  readonly view: XtermScreenView;
-  readonly workdir: string;
-}
-
 async function withGemini(
   context: AgentCaptureContext,
   label: string,
   startup: GeminiStartup,
-  body: (screen: GeminiScreen) => Promise<void>,
+  body: (screen: AgentScreen) => Promise<void>,
 ): Promise<void> {
   const run = await prepareGemini({
     bin: context.bin,
@@ -34,20 +27,7 @@ async function withGemini(
     root: join(context.scratch, label),
     startup,
   });
-  const session = PtySession.spawn(run.launch);
-  const view = new XtermScreenView(session.terminal);
-  try {
-    await body({ session, view, workdir: run.sandbox.workdir });
-  } catch (error) {
-    // What the agent showed when a wait timed out is the first thing to read.
-    throw new Error(`${String(error)}\nthe screen (title "${view.title()}"):\n${view.lines().join('\n')}`, {
-      cause: error,
-    });
-  } finally {
-    view.dispose();
-    await session.close();
-    await run.sandbox.remove();
-  }
+  await withAgentScreen(run, body);
 }
 
 export async function captureGemini(context: AgentCaptureContext): Promise<void> {
@@ -62,7 +42,7 @@ export async function captureGemini(context: AgentCaptureContext): Promise<void>
 
 async function walkThroughStates(
   context: AgentCaptureContext,
-  { session, view, workdir }: GeminiScreen,
+  { session, view, workdir }: AgentScreen,
 ): Promise<void> {
   const { server } = context;
   const screenHas = (...needles: string[]): boolean =>

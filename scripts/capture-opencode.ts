@@ -1,12 +1,11 @@
 import { join } from 'node:path';
-import { XtermScreenView } from '../src/zor/screen/xterm-screen-view';
 import { Gate } from '../test/fake-model/gate';
 import { opencodeBash, opencodeWrite, text } from '../test/fake-model/replies';
 import { prepareOpenCode } from '../test/agents/opencode';
 import { createReleaseFifo, submitPromptPersistently } from '../test/agents/drive';
-import { PtySession } from '../test/agents/pty-session';
 import type { AgentCaptureContext } from './capture-claude';
 import { captureWhen, type CaptureSpec } from './capture-fixture';
+import { withAgentScreen, type AgentScreen } from './capture-session';
 
 /**
  * The OpenCode captures: one session walked through every state at its prompt. OpenCode has no
@@ -14,16 +13,10 @@ import { captureWhen, type CaptureSpec } from './capture-fixture';
  * session, so every state is read from the screen.
  */
 
-interface OpenCodeScreen {
-  readonly session: PtySession;
-  readonly view: XtermScreenView;
-  readonly workdir: string;
-}
-
 async function withOpenCode(
   context: AgentCaptureContext,
   label: string,
-  body: (screen: OpenCodeScreen) => Promise<void>,
+  body: (screen: AgentScreen) => Promise<void>,
 ): Promise<void> {
   const run = await prepareOpenCode({
     bin: context.bin,
@@ -32,20 +25,7 @@ async function withOpenCode(
     rows: context.size.rows,
     root: join(context.scratch, label),
   });
-  const session = PtySession.spawn(run.launch);
-  const view = new XtermScreenView(session.terminal);
-  try {
-    await body({ session, view, workdir: run.sandbox.workdir });
-  } catch (error) {
-    // What the agent showed when a wait timed out is the first thing to read.
-    throw new Error(`${String(error)}\nthe screen (title "${view.title()}"):\n${view.lines().join('\n')}`, {
-      cause: error,
-    });
-  } finally {
-    view.dispose();
-    await session.close();
-    await run.sandbox.remove();
-  }
+  await withAgentScreen(run, body);
 }
 
 export async function captureOpenCode(context: AgentCaptureContext): Promise<void> {
@@ -54,7 +34,7 @@ export async function captureOpenCode(context: AgentCaptureContext): Promise<voi
 
 async function walkThroughStates(
   context: AgentCaptureContext,
-  { session, view, workdir }: OpenCodeScreen,
+  { session, view, workdir }: AgentScreen,
 ): Promise<void> {
   const { server } = context;
   const screenHas = (...needles: string[]): boolean =>
