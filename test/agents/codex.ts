@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { baseEnvironment, createSandbox, type AgentSandbox } from './agent-home';
+import { agentLaunch, createSandbox, type AgentSandbox } from './agent-home';
 import type { PtySessionOptions } from './pty-session';
 import { isAlive } from '../../src/process-alive';
 
@@ -77,14 +77,7 @@ export async function prepareCodex(options: {
   return {
     sandbox,
     codexHome,
-    launch: {
-      file: options.bin,
-      args: [],
-      cwd: sandbox.workdir,
-      cols: options.cols,
-      rows: options.rows,
-      env: { ...baseEnvironment(sandbox.home), CODEX_HOME: codexHome, [KEY_VARIABLE]: 'fake-key' },
-    },
+    launch: agentLaunch(options, sandbox, { CODEX_HOME: codexHome, [KEY_VARIABLE]: 'fake-key' }),
   };
 }
 

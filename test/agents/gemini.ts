@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { baseEnvironment, createSandbox, type AgentSandbox } from './agent-home';
+import { agentLaunch, createSandbox, type AgentSandbox } from './agent-home';
 import type { PtySessionOptions } from './pty-session';
 
 /**
@@ -62,17 +62,9 @@ export async function prepareGemini(options: {
   }
   return {
     sandbox,
-    launch: {
-      file: options.bin,
-      args: [],
-      cwd: sandbox.workdir,
-      cols: options.cols,
-      rows: options.rows,
-      env: {
-        ...baseEnvironment(sandbox.home),
-        GOOGLE_GEMINI_BASE_URL: options.origin,
-        GEMINI_API_KEY: 'fux-fake-model-key',
-      },
-    },
+    launch: agentLaunch(options, sandbox, {
+      GOOGLE_GEMINI_BASE_URL: options.origin,
+      GEMINI_API_KEY: 'fux-fake-model-key',
+    }),
   };
 }

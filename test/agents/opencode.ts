@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { baseEnvironment, createSandbox, type AgentSandbox } from './agent-home';
+import { agentLaunch, createSandbox, type AgentSandbox } from './agent-home';
 import type { PtySessionOptions } from './pty-session';
 
 /**
@@ -51,20 +51,12 @@ export async function prepareOpenCode(options: {
   await writeFile(join(sandbox.workdir, 'opencode.json'), JSON.stringify(config(options.origin), null, 2));
   return {
     sandbox,
-    launch: {
-      file: options.bin,
-      args: [],
-      cwd: sandbox.workdir,
-      cols: options.cols,
-      rows: options.rows,
-      env: {
-        ...baseEnvironment(sandbox.home),
-        OPENCODE_DISABLE_MODELS_FETCH: '1',
-        OPENCODE_DISABLE_AUTOUPDATE: '1',
-        OPENCODE_DISABLE_SHARE: '1',
-        OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
-        OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
-      },
-    },
+    launch: agentLaunch(options, sandbox, {
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_SHARE: '1',
+      OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+    }),
   };
 }
