@@ -16,7 +16,7 @@ import {
 } from './gemini';
 import { isMainResponsesRequest, isResponsesRequest, responsesBody, responsesStream } from './openai';
 import { DEFAULT_REPLY, type Reply } from './replies';
-import { streamSse } from './sse';
+import { streamSse, type SseEvent } from './sse';
 
 /**
  * A fake model server on loopback for Claude Code (Anthropic Messages API), Codex (OpenAI
@@ -36,6 +36,13 @@ export interface RecordedRequest {
   readonly body: unknown;
   /** Which API the path belongs to, when it belongs to one. */
   readonly api: 'anthropic' | 'openai' | 'gemini' | undefined;
+}
+
+/** How the server answers one request, decided from its method, path and body. */
+interface Route {
+  readonly kind: RequestKind;
+  readonly api: RecordedRequest['api'];
+  readonly respond: (res: ServerResponse) => Promise<void>;
 }
 
 export interface FakeModelServerOptions {
@@ -155,57 +162,60 @@ export class FakeModelServer {
     }
   }
 
-  private route(
-    method: string,
-    path: string,
-    body: unknown,
-    query: URLSearchParams,
-  ): { kind: RequestKind; api: RecordedRequest['api']; respond: (res: ServerResponse) => Promise<void> } {
+  private route(method: string, path: string, body: unknown, query: URLSearchParams): Route {
     const side = sideReply(body, SIDE_TEXT);
-    if (method === 'POST' && path === '/v1/messages' && isMessagesRequest(body)) {
-      const main = isMainMessagesRequest(body);
+    /** A conversation request in one API: main requests take the script's next reply. */
+    const conversation = (
+      api: NonNullable<RecordedRequest['api']>,
+      main: boolean,
+      streamed: boolean,
+      stream: (
+        reply: Reply,
+        serial: number,
+      ) => { opening: SseEvent[]; content: SseEvent[]; closing: SseEvent[] },
+      whole: (reply: Reply, serial: number) => unknown,
+    ): Route => {
       const reply = main ? this.nextReply() : side;
       const serial = ++this.serial;
-      const model = body.model ?? 'claude-fake';
       return {
         kind: main ? 'main' : 'side',
-        api: 'anthropic',
+        api,
         respond: (res) =>
-          body.stream
-            ? streamSse(res, messagesStream(reply, serial, model), reply)
-            : sendJson(res, messagesBody(reply, serial, model)),
+          streamed ? streamSse(res, stream(reply, serial), reply) : sendJson(res, whole(reply, serial)),
       };
+    };
+    if (method === 'POST' && path === '/v1/messages' && isMessagesRequest(body)) {
+      const model = body.model ?? 'claude-fake';
+      return conversation(
+        'anthropic',
+        isMainMessagesRequest(body),
+        body.stream === true,
+        (reply, serial) => messagesStream(reply, serial, model),
+        (reply, serial) => messagesBody(reply, serial, model),
+      );
     }
     if (method === 'POST' && path === '/v1/messages/count_tokens') {
       return { kind: 'side', api: 'anthropic', respond: (res) => sendJson(res, { input_tokens: 12 }) };
     }
     if (method === 'POST' && path === '/v1/responses' && isResponsesRequest(body)) {
-      const main = isMainResponsesRequest(body);
-      const reply = main ? this.nextReply() : side;
-      const serial = ++this.serial;
       const model = body.model ?? 'gpt-fake';
-      return {
-        kind: main ? 'main' : 'side',
-        api: 'openai',
-        respond: (res) =>
-          body.stream
-            ? streamSse(res, responsesStream(reply, serial, model), reply)
-            : sendJson(res, responsesBody(reply, serial, model)),
-      };
+      return conversation(
+        'openai',
+        isMainResponsesRequest(body),
+        body.stream === true,
+        (reply, serial) => responsesStream(reply, serial, model),
+        (reply, serial) => responsesBody(reply, serial, model),
+      );
     }
     if (method === 'POST' && path === '/v1/chat/completions' && isChatCompletionsRequest(body)) {
-      const main = isMainChatCompletionsRequest(body);
-      const reply = main ? this.nextReply() : side;
-      const serial = ++this.serial;
       const model = body.model ?? 'gpt-fake';
-      return {
-        kind: main ? 'main' : 'side',
-        api: 'openai',
-        respond: (res) =>
-          body.stream
-            ? streamSse(res, chatCompletionsStream(reply, serial, model), reply)
-            : sendJson(res, chatCompletionsBody(reply, serial, model)),
-      };
+      return conversation(
+        'openai',
+        isMainChatCompletionsRequest(body),
+        body.stream === true,
+        (reply, serial) => chatCompletionsStream(reply, serial, model),
+        (reply, serial) => chatCompletionsBody(reply, serial, model),
+      );
     }
     const gemini = method === 'POST' ? parseGeminiPath(path) : undefined;
     if (gemini?.method === 'countTokens') {
@@ -215,17 +225,13 @@ export class FakeModelServer {
       (gemini?.method === 'streamGenerateContent' || gemini?.method === 'generateContent') &&
       isGenerateContentRequest(body)
     ) {
-      const main = isMainGenerateContentRequest(body);
-      const reply = main ? this.nextReply() : side;
-      const streamed = gemini.method === 'streamGenerateContent' && query.get('alt') === 'sse';
-      return {
-        kind: main ? 'main' : 'side',
-        api: 'gemini',
-        respond: (res) =>
-          streamed
-            ? streamSse(res, generateContentStream(reply, gemini.model), reply)
-            : sendJson(res, generateContentBody(reply, gemini.model)),
-      };
+      return conversation(
+        'gemini',
+        isMainGenerateContentRequest(body),
+        gemini.method === 'streamGenerateContent' && query.get('alt') === 'sse',
+        (reply) => generateContentStream(reply, gemini.model),
+        (reply) => generateContentBody(reply, gemini.model),
+      );
     }
     if (method === 'GET' && path === '/v1/models') {
       return { kind: 'side', api: undefined, respond: (res) => sendJson(res, MODEL_LIST) };
