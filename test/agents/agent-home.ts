@@ -2,6 +2,7 @@ import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PtySessionOptions } from './pty-session';
+import { endProcessesWithEnvironment } from './stray-processes';
 
 /**
  * A private sandbox for one agent run: a HOME nothing else reads, a working directory for the
@@ -36,8 +37,12 @@ export async function createSandbox(prefix: string, fixedRoot?: string): Promise
     root,
     home,
     workdir,
-    // Retries: an agent's helper process may still be closing files in it.
-    remove: () => rm(root, { recursive: true, force: true, maxRetries: 5 }),
+    // An agent's helper processes outlive its pty (Gemini CLI's relaunched child does): end the
+    // ones this sandbox's HOME names first. Retries: one may still be closing files in it.
+    remove: async () => {
+      await endProcessesWithEnvironment('HOME', home);
+      await rm(root, { recursive: true, force: true, maxRetries: 5 });
+    },
   };
 }
 
