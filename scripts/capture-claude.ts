@@ -13,6 +13,7 @@ import type { FakeModelServer } from '../test/fake-model/server';
 import { CLAUDE_READY, prepareClaude, type ClaudeStartup } from '../test/agents/claude';
 import { createReleaseFifo, submitPrompt } from '../test/agents/drive';
 import { PtySession } from '../test/agents/pty-session';
+import { prepareOptions } from './capture-session';
 import {
   captureResizedReply,
   captureWhen,
@@ -52,14 +53,7 @@ async function withClaude(
   startup: ClaudeStartup,
   body: (screen: ClaudeScreen) => Promise<void>,
 ): Promise<void> {
-  const run = await prepareClaude({
-    bin: context.bin,
-    origin: context.server.origin,
-    cols: context.size.cols,
-    rows: context.size.rows,
-    root: join(context.scratch, label),
-    startup,
-  });
+  const run = await prepareClaude({ ...prepareOptions(context, label), startup });
   const session = PtySession.spawn(run.launch);
   const view = new XtermScreenView(session.terminal);
   try {

@@ -5,6 +5,7 @@ import { codexExec, text } from '../test/fake-model/replies';
 import { CODEX_READY, endCodexDaemons, prepareCodex, type CodexStartup } from '../test/agents/codex';
 import { createReleaseFifo, submitPrompt } from '../test/agents/drive';
 import { PtySession } from '../test/agents/pty-session';
+import { prepareOptions } from './capture-session';
 import type { AgentCaptureContext } from './capture-claude';
 import {
   captureResizedReply,
@@ -37,14 +38,7 @@ async function withCodex(
   startup: CodexStartup,
   body: (screen: CodexScreen) => Promise<void>,
 ): Promise<void> {
-  const run = await prepareCodex({
-    bin: context.bin,
-    origin: context.server.origin,
-    cols: context.size.cols,
-    rows: context.size.rows,
-    root: join(context.scratch, label),
-    startup,
-  });
+  const run = await prepareCodex({ ...prepareOptions(context, label), startup });
   const session = PtySession.spawn(run.launch);
   const view = new XtermScreenView(session.terminal);
   try {

@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import type { XtermScreenView } from '../src/zor/screen/xterm-screen-view';
 import { geminiShell, geminiWriteFile } from '../test/fake-model/replies';
 import { GEMINI_READY, prepareGemini, type GeminiStartup } from '../test/agents/gemini';
 import type { AgentCaptureContext } from './capture-claude';
 import { captureWhen, screenShows, type CaptureSpec } from './capture-fixture';
-import { withAgentScreen, type AgentScreen } from './capture-session';
+import { prepareOptions, withAgentScreen, type AgentScreen } from './capture-session';
 import { walkThroughStates, type AgentWalk } from './capture-walk';
 
 /**
@@ -19,14 +18,7 @@ async function withGemini(
   startup: GeminiStartup,
   body: (screen: AgentScreen) => Promise<void>,
 ): Promise<void> {
-  const run = await prepareGemini({
-    bin: context.bin,
-    origin: context.server.origin,
-    cols: context.size.cols,
-    rows: context.size.rows,
-    root: join(context.scratch, label),
-    startup,
-  });
+  const run = await prepareGemini({ ...prepareOptions(context, label), startup });
   await withAgentScreen(run, body);
 }
 

@@ -1,10 +1,9 @@
-import { join } from 'node:path';
 import type { XtermScreenView } from '../src/zor/screen/xterm-screen-view';
 import { opencodeBash, opencodeWrite } from '../test/fake-model/replies';
 import { prepareOpenCode } from '../test/agents/opencode';
 import type { AgentCaptureContext } from './capture-claude';
 import { screenShows } from './capture-fixture';
-import { withAgentScreen, type AgentScreen } from './capture-session';
+import { prepareOptions, withAgentScreen, type AgentScreen } from './capture-session';
 import { walkThroughStates, type AgentWalk } from './capture-walk';
 
 /**
@@ -18,13 +17,7 @@ async function withOpenCode(
   label: string,
   body: (screen: AgentScreen) => Promise<void>,
 ): Promise<void> {
-  const run = await prepareOpenCode({
-    bin: context.bin,
-    origin: context.server.origin,
-    cols: context.size.cols,
-    rows: context.size.rows,
-    root: join(context.scratch, label),
-  });
+  const run = await prepareOpenCode(prepareOptions(context, label));
   await withAgentScreen(run, body);
 }
 

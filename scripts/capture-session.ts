@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import { XtermScreenView } from '../src/zor/screen/xterm-screen-view';
 import type { AgentSandbox } from '../test/agents/agent-home';
 import { PtySession, type PtySessionOptions } from '../test/agents/pty-session';
+import type { AgentCaptureContext } from './capture-claude';
 
 /** One agent running in a pty for a capture, with the screen zor would read. */
 export interface AgentScreen {
@@ -31,4 +33,18 @@ export async function withAgentScreen(
     await session.close();
     await run.sandbox.remove();
   }
+}
+
+/** What every agent's prepare function takes for a capture: the agent, the server, the size, a fixed sandbox. */
+export function prepareOptions(
+  context: AgentCaptureContext,
+  label: string,
+): { bin: string; origin: string; cols: number; rows: number; root: string } {
+  return {
+    bin: context.bin,
+    origin: context.server.origin,
+    cols: context.size.cols,
+    rows: context.size.rows,
+    root: join(context.scratch, label),
+  };
 }
