@@ -13,7 +13,16 @@ import type { FakeModelServer } from '../test/fake-model/server';
 import { CLAUDE_READY, prepareClaude, type ClaudeStartup } from '../test/agents/claude';
 import { createReleaseFifo, submitPrompt } from '../test/agents/drive';
 import { PtySession } from '../test/agents/pty-session';
-import { captureWhen, type CaptureSpec, type FixtureWriter, type Size } from './capture-fixture';
+import { prepareOptions } from './capture-session';
+import {
+  captureResizedReply,
+  captureWhen,
+  isPrimarySize,
+  screenShows,
+  type CaptureSpec,
+  type FixtureWriter,
+  type Size,
+} from './capture-fixture';
 
 /**
  * The Claude Code captures: one session walked through every state at its prompt, and one
@@ -44,14 +53,7 @@ async function withClaude(
   startup: ClaudeStartup,
   body: (screen: ClaudeScreen) => Promise<void>,
 ): Promise<void> {
-  const run = await prepareClaude({
-    bin: context.bin,
-    origin: context.server.origin,
-    cols: context.size.cols,
-    rows: context.size.rows,
-    root: join(context.scratch, label),
-    startup,
-  });
+  const run = await prepareClaude({ ...prepareOptions(context, label), startup });
   const session = PtySession.spawn(run.launch);
   const view = new XtermScreenView(session.terminal);
   try {
@@ -102,7 +104,28 @@ export async function captureClaude(context: AgentCaptureContext): Promise<void>
       () => view.text().includes('Yes, I trust this folder'),
     );
   });
+  // Once, from the primary size: a reply that streams across a resize.
+  if (isPrimarySize(context.size))
+    await withClaude(context, 'resize', CLAUDE_READY, async ({ session, view }) => {
+      const working = (): boolean => WORKING_TITLE.test(view.title());
+      const atPrompt = (): boolean => view.title().startsWith('✳') && view.text().includes('? for shortcuts');
+      await session.waitFor(atPrompt, { timeoutMs: 20_000, what: 'the prompt' });
+      const streamed = new Gate();
+      await captureResizedReply(session, view, context.writer, {
+        startReply: async () => {
+          context.server.enqueue(text(ANSWER, { holdUntil: streamed }));
+          await submitPrompt(session, 'Say something slowly');
+        },
+        finish: () => streamed.open(),
+        streaming: () => working() && view.text().includes(ANSWER.slice(0, 20)),
+        finished: atPrompt,
+        streamingRule: 'title_spinner',
+        idleRule: 'prompt_box_idle',
+      });
+    });
 }
+
+const ANSWER = 'Here is an answer from the fake model, streamed while you watch.';
 
 function capture(
   context: AgentCaptureContext,
@@ -119,9 +142,8 @@ async function walkThroughStates(
   { session, view, workdir }: ClaudeScreen,
 ): Promise<void> {
   const { server } = context;
-  // The live prompt box puts a no-break space after its ❯ (submitted prompts get a plain one).
-  const screen = (): string => view.text().replace(/\u00a0/g, ' ');
-  const screenHas = (...needles: string[]): boolean => needles.every((needle) => screen().includes(needle));
+  // The live prompt box puts a no-break space after its ❯; screenShows reads it as a space.
+  const screenHas = (...needles: string[]): boolean => screenShows(view, ...needles);
   const atPrompt = (): boolean => view.title().startsWith('✳') && screenHas('? for shortcuts');
   const working = (): boolean => WORKING_TITLE.test(view.title());
   const snap = (spec: CaptureSpec, condition: () => boolean): Promise<string> =>
@@ -140,7 +162,7 @@ async function walkThroughStates(
 
   await snap({ name: 'idle-fresh', expect: 'idle', matched: 'prompt_box_idle' }, atPrompt);
 
-  const answer = 'Here is an answer from the fake model, streamed while you watch.';
+  const answer = ANSWER;
   const thinking = new Gate();
   const streamed = new Gate();
   server.enqueue(text(answer, { contentAfter: thinking, holdUntil: streamed }));
@@ -208,11 +230,14 @@ async function walkThroughStates(
   session.type('/model');
   await session.waitForText('/model', 10_000);
   session.type('\r');
-  await snap({ name: 'model-picker', expect: 'skip', matched: 'model_picker' }, () =>
-    screenHas('Select model'),
+  await snap(
+    { name: 'model-picker', expect: 'skip', matched: 'model_picker' },
+    () =>
+      // In a short terminal the picker's heading scrolls off above its footer.
+      screenHas('Select model') || screenHas('Enter to set as default'),
   );
   session.type('\x1b');
-  await backToPrompt('Select model');
+  await backToPrompt('Enter to set as default');
 
   session.type('Do you want to proceed?');
   await snap({ name: 'guard-typed-question', expect: 'idle', matched: 'prompt_box_idle' }, () =>

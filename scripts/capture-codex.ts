@@ -5,8 +5,15 @@ import { codexExec, text } from '../test/fake-model/replies';
 import { CODEX_READY, endCodexDaemons, prepareCodex, type CodexStartup } from '../test/agents/codex';
 import { createReleaseFifo, submitPrompt } from '../test/agents/drive';
 import { PtySession } from '../test/agents/pty-session';
+import { prepareOptions } from './capture-session';
 import type { AgentCaptureContext } from './capture-claude';
-import { captureWhen, type CaptureSpec } from './capture-fixture';
+import {
+  captureResizedReply,
+  captureWhen,
+  isPrimarySize,
+  screenShows,
+  type CaptureSpec,
+} from './capture-fixture';
 
 /**
  * The Codex captures: one session walked through every state at its composer, and one session
@@ -31,14 +38,7 @@ async function withCodex(
   startup: CodexStartup,
   body: (screen: CodexScreen) => Promise<void>,
 ): Promise<void> {
-  const run = await prepareCodex({
-    bin: context.bin,
-    origin: context.server.origin,
-    cols: context.size.cols,
-    rows: context.size.rows,
-    root: join(context.scratch, label),
-    startup,
-  });
+  const run = await prepareCodex({ ...prepareOptions(context, label), startup });
   const session = PtySession.spawn(run.launch);
   const view = new XtermScreenView(session.terminal);
   try {
@@ -57,15 +57,31 @@ export async function captureCodex(context: AgentCaptureContext): Promise<void> 
     const spec: CaptureSpec = { name: 'startup-trust', expect: 'blocked', matched: 'choice_dialog' };
     await captureWhen(session, view, context.writer, spec, () => view.text().includes('Trust this folder?'));
   });
+  // Once, from the primary size: a reply that streams across a resize.
+  if (isPrimarySize(context.size))
+    await withCodex(context, 'resize', CODEX_READY, async ({ session, view }) => {
+      const state = codexState(view);
+      await session.waitFor(state.atPrompt, { timeoutMs: 20_000, what: 'the composer' });
+      const streamed = new Gate();
+      await captureResizedReply(session, view, context.writer, {
+        startReply: async () => {
+          context.server.enqueue(text(ANSWER, { holdUntil: streamed }));
+          await submitPrompt(session, 'Say something slowly');
+        },
+        finish: () => streamed.open(),
+        streaming: () => state.working() && view.text().includes(ANSWER.slice(0, 20)),
+        finished: state.atPrompt,
+        streamingRule: 'title_spinner',
+        idleRule: 'turn_finished',
+      });
+    });
 }
 
-async function walkThroughStates(
-  context: AgentCaptureContext,
-  { session, view, root, workdir }: CodexScreen,
-): Promise<void> {
-  const { server } = context;
-  const screenHas = (...needles: string[]): boolean =>
-    needles.every((needle) => view.text().includes(needle));
+const ANSWER = 'Here is an answer from the fake model, streamed while you watch.';
+
+/** What Codex's title and screen say: a turn running, or the composer waiting. */
+function codexState(view: XtermScreenView): { working: () => boolean; atPrompt: () => boolean } {
+  const screenHas = (...needles: string[]): boolean => screenShows(view, ...needles);
   const working = (): boolean => WORKING_TITLE.test(view.title());
   // The title is empty until Codex has finished starting (its app-server daemon answering); a
   // prompt typed before that waits behind "Waiting for startup".
@@ -75,6 +91,16 @@ async function walkThroughStates(
     !view.title().includes('Action Required') &&
     screenHas('? for shortcuts') &&
     !screenHas('Working (');
+  return { working, atPrompt };
+}
+
+async function walkThroughStates(
+  context: AgentCaptureContext,
+  { session, view, root, workdir }: CodexScreen,
+): Promise<void> {
+  const { server } = context;
+  const screenHas = (...needles: string[]): boolean => screenShows(view, ...needles);
+  const { working, atPrompt } = codexState(view);
   const snap = (spec: CaptureSpec, condition: () => boolean): Promise<string> =>
     captureWhen(session, view, context.writer, spec, condition);
   const turn = async (prompt: string): Promise<void> => {
@@ -90,7 +116,7 @@ async function walkThroughStates(
 
   await snap({ name: 'idle-fresh', expect: 'idle', matched: 'none' }, atPrompt);
 
-  const answer = 'Here is an answer from the fake model, streamed while you watch.';
+  const answer = ANSWER;
   const thinking = new Gate();
   const streamed = new Gate();
   server.enqueue(text(answer, { contentAfter: thinking, holdUntil: streamed }));
@@ -106,7 +132,7 @@ async function walkThroughStates(
   );
   streamed.open();
   await snap(
-    { name: 'idle-after-reply', expect: 'idle', matched: 'none' },
+    { name: 'idle-after-reply', expect: 'idle', matched: 'turn_finished' },
     () => atPrompt() && screenHas('Worked for', answer.slice(-20)),
   );
 

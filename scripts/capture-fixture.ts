@@ -14,6 +14,8 @@ export interface Size {
 /** The size fixtures are named after plainly (`permission-bash.txt`); other sizes get a suffix. */
 export const PRIMARY_SIZE: Size = { cols: 120, rows: 40 };
 export const CAPTURE_SIZES: readonly Size[] = [PRIMARY_SIZE, { cols: 80, rows: 24 }];
+/** The agents whose rules are checked at any size are captured wide and tall, and small, too. */
+export const ANY_SIZES: readonly Size[] = [...CAPTURE_SIZES, { cols: 200, rows: 50 }, { cols: 60, rows: 20 }];
 
 export function sizeLabel(size: Size): string {
   return `${size.cols}x${size.rows}`;
@@ -32,21 +34,34 @@ export interface CaptureSpec {
 }
 
 export function fixtureFileName(name: string, size: Size): string {
-  const primary = size.cols === PRIMARY_SIZE.cols && size.rows === PRIMARY_SIZE.rows;
-  return primary ? `${name}.txt` : `${name}-${sizeLabel(size)}.txt`;
+  return isPrimarySize(size) ? `${name}.txt` : `${name}-${sizeLabel(size)}.txt`;
+}
+
+/** The size a fixture file was captured at, read back from its name (see fixtureFileName). */
+export function fixtureSize(fileName: string): string {
+  return /-(\d+x\d+)\.txt$/.exec(fileName)?.[1] ?? sizeLabel(PRIMARY_SIZE);
+}
+
+export function isPrimarySize(size: Size): boolean {
+  return size.cols === PRIMARY_SIZE.cols && size.rows === PRIMARY_SIZE.rows;
 }
 
 /** Writes `fixtures/<agent>/<name>[-COLSxROWS].txt` from what a screen view shows right now. */
 export class FixtureWriter {
-  readonly written: string[] = [];
-
   constructor(
     private readonly directory: string,
     private readonly agent: string,
     private readonly agentVersion: string,
     private readonly size: Size,
+    /** Every file written, by this writer and by those `at` made from it. */
+    readonly written: string[] = [],
   ) {
     mkdirSync(directory, { recursive: true });
+  }
+
+  /** A writer for the same agent at another size, as after the terminal was resized. */
+  at(size: Size): FixtureWriter {
+    return new FixtureWriter(this.directory, this.agent, this.agentVersion, size, this.written);
   }
 
   write(view: ScreenView, spec: CaptureSpec): string {
@@ -70,6 +85,16 @@ export class FixtureWriter {
 }
 
 /**
+ * Whether the screen shows every needle, read as running text: runs of white space (line breaks,
+ * no-break spaces) count as one space, so a needle still matches where a narrow terminal wrapped it.
+ */
+export function screenShows(view: ScreenView, ...needles: string[]): boolean {
+  const flat = (text: string): string => text.replace(/\s+/g, ' ');
+  const text = flat(view.lines().join('\n'));
+  return needles.every((needle) => text.includes(flat(needle)));
+}
+
+/**
  * Waits until `condition` holds, lets a frame that arrived in pieces finish drawing, checks the
  * condition again (a redraw may have changed it) and writes the fixture. The condition is the
  * capture's proof that the screen shows what the spec says; a UI change in a new agent release
@@ -88,4 +113,50 @@ export async function captureWhen(
   await session.waitForOutputPause(150, 1000);
   await session.waitFor(condition, { timeoutMs: 5000, what });
   return writer.write(view, spec);
+}
+
+/** The name every reply-across-a-resize fixture starts with. */
+export const RESIZED_PREFIX = 'resized-';
+
+/** Where a capture at the primary size resizes the terminal to, in the middle of a reply. */
+export const RESIZED_TO: Size = { cols: 60, rows: 20 };
+
+/**
+ * The reply-across-a-resize captures (`resized-streaming`, `resized-idle`, named with the size
+ * resized to): a reply held open while it streams, the terminal shrunk under it, the screen
+ * captured once the agent has redrawn at the new size, then again when the reply has finished.
+ */
+export async function captureResizedReply(
+  session: PtySession,
+  view: ScreenView,
+  writer: FixtureWriter,
+  steps: {
+    /** Starts a turn whose streamed reply stays open until `finish` is called. */
+    readonly startReply: () => Promise<void>;
+    readonly finish: () => void;
+    readonly streaming: () => boolean;
+    readonly finished: () => boolean;
+    readonly streamingRule: string;
+    readonly idleRule: string;
+  },
+): Promise<void> {
+  await steps.startReply();
+  await session.waitFor(steps.streaming, { timeoutMs: 30_000, what: 'the reply streaming' });
+  session.resize(RESIZED_TO.cols, RESIZED_TO.rows);
+  const resized = writer.at(RESIZED_TO);
+  await captureWhen(
+    session,
+    view,
+    resized,
+    { name: `${RESIZED_PREFIX}streaming`, expect: 'working', matched: steps.streamingRule },
+    steps.streaming,
+  );
+  steps.finish();
+  await captureWhen(
+    session,
+    view,
+    resized,
+    { name: `${RESIZED_PREFIX}idle`, expect: 'idle', matched: steps.idleRule },
+    steps.finished,
+  );
 }

@@ -1,6 +1,8 @@
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { PtySessionOptions } from './pty-session';
+import { endProcessesWithEnvironment } from './stray-processes';
 
 /**
  * A private sandbox for one agent run: a HOME nothing else reads, a working directory for the
@@ -35,13 +37,17 @@ export async function createSandbox(prefix: string, fixedRoot?: string): Promise
     root,
     home,
     workdir,
-    // Retries: an agent's helper process may still be closing files in it.
-    remove: () => rm(root, { recursive: true, force: true, maxRetries: 5 }),
+    // An agent's helper processes outlive its pty (Gemini CLI's relaunched child does): end the
+    // ones this sandbox's HOME names first. Retries: one may still be closing files in it.
+    remove: async () => {
+      await endProcessesWithEnvironment('HOME', home);
+      await rm(root, { recursive: true, force: true, maxRetries: 5 });
+    },
   };
 }
 
 /** The environment every agent gets: nothing inherited beyond PATH, so a run is reproducible. */
-export function baseEnvironment(home: string): Record<string, string> {
+function baseEnvironment(home: string): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     HOME: home,
@@ -55,5 +61,28 @@ export function baseEnvironment(home: string): Record<string, string> {
     XDG_CACHE_HOME: join(home, '.cache'),
     XDG_DATA_HOME: join(home, '.local', 'share'),
     XDG_STATE_HOME: join(home, '.local', 'state'),
+  };
+}
+
+/** How an agent is started in its sandbox's project: its executable, at a terminal size. */
+export interface AgentLaunchOptions {
+  readonly bin: string;
+  readonly cols: number;
+  readonly rows: number;
+}
+
+/** The launch of an agent in `sandbox`'s project, with the base environment and then `env`. */
+export function agentLaunch(
+  options: AgentLaunchOptions,
+  sandbox: AgentSandbox,
+  env: Record<string, string>,
+): PtySessionOptions {
+  return {
+    file: options.bin,
+    args: [],
+    cwd: sandbox.workdir,
+    cols: options.cols,
+    rows: options.rows,
+    env: { ...baseEnvironment(sandbox.home), ...env },
   };
 }

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { baseEnvironment, createSandbox, type AgentSandbox } from './agent-home';
+import { agentLaunch, createSandbox, type AgentSandbox } from './agent-home';
 import type { PtySessionOptions } from './pty-session';
 
 /**
@@ -49,18 +49,10 @@ export async function prepareClaude(options: {
   await writeFile(join(sandbox.home, '.claude.json'), JSON.stringify(config, null, 2));
   return {
     sandbox,
-    launch: {
-      file: options.bin,
-      args: [],
-      cwd: sandbox.workdir,
-      cols: options.cols,
-      rows: options.rows,
-      env: {
-        ...baseEnvironment(sandbox.home),
-        ANTHROPIC_BASE_URL: options.origin,
-        ANTHROPIC_API_KEY: FAKE_API_KEY,
-        DISABLE_AUTOUPDATER: '1',
-      },
-    },
+    launch: agentLaunch(options, sandbox, {
+      ANTHROPIC_BASE_URL: options.origin,
+      ANTHROPIC_API_KEY: FAKE_API_KEY,
+      DISABLE_AUTOUPDATER: '1',
+    }),
   };
 }

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { baseEnvironment, createSandbox, type AgentSandbox } from './agent-home';
+import { agentLaunch, createSandbox, type AgentSandbox } from './agent-home';
 import type { PtySessionOptions } from './pty-session';
-import { isAlive } from '../../src/process-alive';
+import { endProcessesWithEnvironment } from './stray-processes';
 
 /**
  * Codex offline (DESIGN.md §11): a private `CODEX_HOME` whose config.toml selects a custom model
@@ -77,49 +77,14 @@ export async function prepareCodex(options: {
   return {
     sandbox,
     codexHome,
-    launch: {
-      file: options.bin,
-      args: [],
-      cwd: sandbox.workdir,
-      cols: options.cols,
-      rows: options.rows,
-      env: { ...baseEnvironment(sandbox.home), CODEX_HOME: codexHome, [KEY_VARIABLE]: 'fake-key' },
-    },
+    launch: agentLaunch(options, sandbox, { CODEX_HOME: codexHome, [KEY_VARIABLE]: 'fake-key' }),
   };
 }
 
 /**
- * Ends the `codex app-server` daemon Codex leaves running after its TUI exits, and waits until it
- * is gone (SIGKILL after `graceMs`), so the caller can remove CODEX_HOME. Only processes whose
- * environment names this run's private CODEX_HOME are touched, so another run's daemon, or a
- * user's, is never ended. Linux only: it reads /proc/<pid>/environ.
+ * Ends the `codex app-server` daemon Codex leaves running after its TUI exits, so the caller can
+ * remove CODEX_HOME (see endProcessesWithEnvironment).
  */
-export async function endCodexDaemons(codexHome: string, graceMs = 3000): Promise<number[]> {
-  const pids = await processesWithEnvironment('CODEX_HOME', codexHome);
-  signalAll(pids, 'SIGTERM');
-  const deadline = Date.now() + graceMs;
-  while (pids.some(isAlive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  signalAll(pids.filter(isAlive), 'SIGKILL');
-  return pids;
-}
-
-function signalAll(pids: readonly number[], signal: NodeJS.Signals): void {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // Already gone between the listing and the signal.
-    }
-  }
-}
-
-async function processesWithEnvironment(name: string, value: string): Promise<number[]> {
-  const wanted = `${name}=${value}`;
-  const pids: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const environ = await readFile(join('/proc', entry, 'environ'), 'utf8').catch(() => '');
-    if (environ.split('\0').includes(wanted)) pids.push(Number(entry));
-  }
-  return pids;
+export function endCodexDaemons(codexHome: string, graceMs = 3000): Promise<number[]> {
+  return endProcessesWithEnvironment('CODEX_HOME', codexHome, graceMs);
 }

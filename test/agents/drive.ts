@@ -13,6 +13,33 @@ export async function submitPrompt(session: PtySession, prompt: string, timeoutM
 }
 
 /**
+ * Like submitPrompt, for an agent that may take the Enter for part of a paste (Gemini CLI reads
+ * keys that come in a burst as pasted text, where Enter is a newline): lets the echo settle
+ * before Enter, then presses Enter again until `submitted` holds, up to `attempts` times, each
+ * given `retryMs` to show. An extra Enter at an empty prompt does nothing.
+ */
+export async function submitPromptPersistently(
+  session: PtySession,
+  prompt: string,
+  submitted: () => boolean,
+  { attempts = 5, retryMs = 3000 } = {},
+): Promise<void> {
+  session.type(prompt);
+  await session.waitForText(prompt, 10_000);
+  await session.waitForOutputPause(300, 2000);
+  session.type('\r');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await session.waitFor(submitted, { timeoutMs: retryMs, what: `"${prompt}" to be submitted` });
+      return;
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      session.type('\r');
+    }
+  }
+}
+
+/**
  * A named pipe in the project that a tool call can read (`cat release.fifo` blocks until a writer
  * comes), so "a tool is running" lasts exactly until the capture or test says so. Agents treat
  * `cat` as read-only and run it without asking.

@@ -14,6 +14,8 @@ export interface InstalledAgent {
 const PACKAGES = {
   claude: { name: '@anthropic-ai/claude-code', bin: 'claude' },
   codex: { name: '@openai/codex', bin: 'codex' },
+  gemini: { name: '@google/gemini-cli', bin: 'gemini' },
+  opencode: { name: 'opencode-ai', bin: 'opencode' },
 } as const;
 
 export type AgentName = keyof typeof PACKAGES;

@@ -82,6 +82,12 @@ export class PtySession {
     this.pty.write(keys);
   }
 
+  /** Resizes the terminal and the pty together, as a user dragging the window does (SIGWINCH). */
+  resize(cols: number, rows: number): void {
+    this.terminal.resize(cols, rows);
+    this.pty.resize(cols, rows);
+  }
+
   /** The visible rows, right-trimmed; for predicates and for error messages. */
   viewportLines(): string[] {
     const buffer = this.terminal.buffer.active;

@@ -91,3 +91,23 @@ export function codexExec(
   }
   return { kind: 'tool_call', name: 'exec_command', input, ...pacing };
 }
+
+/** Gemini CLI's shell tool, which asks before running anything not allowed in its settings. */
+export function geminiShell(command: string, description: string, pacing: Pacing = {}): ToolCallReply {
+  return { kind: 'tool_call', name: 'run_shell_command', input: { command, description }, ...pacing };
+}
+
+/** Gemini CLI's file-writing tool, which asks before writing. */
+export function geminiWriteFile(filePath: string, content: string, pacing: Pacing = {}): ToolCallReply {
+  return { kind: 'tool_call', name: 'write_file', input: { file_path: filePath, content }, ...pacing };
+}
+
+/** OpenCode's shell tool; asks when the config sets `permission.bash` to "ask". */
+export function opencodeBash(command: string, description: string, pacing: Pacing = {}): ToolCallReply {
+  return { kind: 'tool_call', name: 'bash', input: { command, description }, ...pacing };
+}
+
+/** OpenCode's file-writing tool; asks when the config sets `permission.edit` to "ask". */
+export function opencodeWrite(filePath: string, content: string, pacing: Pacing = {}): ToolCallReply {
+  return { kind: 'tool_call', name: 'write', input: { filePath, content }, ...pacing };
+}

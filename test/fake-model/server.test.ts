@@ -1,5 +1,5 @@
 import { Gate } from './gate';
-import { claudeBash, codexExec, text } from './replies';
+import { claudeBash, codexExec, geminiShell, opencodeBash, text } from './replies';
 import { FakeModelServer } from './server';
 
 interface ParsedEvent {
@@ -205,5 +205,74 @@ describe('the fake model server', () => {
     await expect(server.waitForRequest((r) => r.kind === 'main', { timeoutMs: 50 })).rejects.toThrow(
       'GET /v1/models (side)',
     );
+  });
+
+  it('streams a Gemini reply as unnamed data events whose text parts join up, then the call and STOP', async () => {
+    server.enqueue({ ...geminiShell('touch x', 'Create x'), preamble: 'About to run it.' });
+    const response = await post(server, '/v1beta/models/gemini-test:streamGenerateContent?alt=sse', {
+      contents: [],
+      tools: [{ functionDeclarations: [{ name: 'run_shell_command' }] }],
+    });
+    const events = await readEvents(response);
+    expect(events.every((e) => e.event === '')).toBe(true);
+    const parts = events.flatMap(
+      (e) =>
+        (e.data.candidates as Array<{ content: { parts: Array<Record<string, unknown>> } }>)[0]!.content
+          .parts,
+    );
+    expect(parts.map((part) => part.text ?? '').join('')).toBe('About to run it.');
+    expect(parts.find((part) => part.functionCall)).toEqual({
+      functionCall: { name: 'run_shell_command', args: { command: 'touch x', description: 'Create x' } },
+    });
+    const last = events[events.length - 1]!.data.candidates as Array<Record<string, unknown>>;
+    expect(last[0]!.finishReason).toBe('STOP');
+    expect(server.requests.map((r) => [r.api, r.kind])).toEqual([['gemini', 'main']]);
+  });
+
+  it("answers Gemini's routing request (no tools, an enum in its schema) with the first allowed value", async () => {
+    const routing = {
+      contents: [],
+      generationConfig: {
+        responseJsonSchema: {
+          properties: {
+            reasoning: { type: 'string' },
+            model_choice: { type: 'string', enum: ['flash', 'pro'] },
+          },
+        },
+      },
+    };
+    const body = (await (
+      await post(server, '/v1beta/models/gemini-lite:generateContent', routing)
+    ).json()) as {
+      candidates: Array<{ content: { parts: Array<{ text: string }> } }>;
+    };
+    expect(JSON.parse(body.candidates[0]!.content.parts[0]!.text)).toEqual({
+      reasoning: 'Fake session',
+      model_choice: 'flash',
+    });
+    expect(server.requests.map((r) => r.kind)).toEqual(['side']);
+  });
+
+  it('streams a Chat Completions tool call as deltas ending in finish_reason tool_calls', async () => {
+    server.enqueue(opencodeBash('touch x', 'Create x'));
+    const events = await readEvents(
+      await post(server, '/v1/chat/completions', {
+        model: 'fake-model',
+        stream: true,
+        tools: [{ type: 'function', function: { name: 'bash' } }],
+        messages: [],
+      }),
+    );
+    const choices = events.map((e) => (e.data.choices as Array<Record<string, unknown>>)[0]!);
+    const call = choices
+      .map(
+        (choice) =>
+          (choice.delta as { tool_calls?: Array<{ function: { name: string; arguments: string } }> })
+            .tool_calls,
+      )
+      .find((calls) => calls !== undefined)![0]!;
+    expect(call.function.name).toBe('bash');
+    expect(JSON.parse(call.function.arguments)).toEqual({ command: 'touch x', description: 'Create x' });
+    expect(choices[choices.length - 1]!.finish_reason).toBe('tool_calls');
   });
 });

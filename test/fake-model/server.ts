@@ -1,13 +1,26 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isMainMessagesRequest, isMessagesRequest, messagesBody, messagesStream } from './anthropic';
+import {
+  chatCompletionsBody,
+  chatCompletionsStream,
+  isChatCompletionsRequest,
+  isMainChatCompletionsRequest,
+} from './openai-chat';
+import {
+  generateContentBody,
+  generateContentStream,
+  isGenerateContentRequest,
+  isMainGenerateContentRequest,
+  parseGeminiPath,
+} from './gemini';
 import { isMainResponsesRequest, isResponsesRequest, responsesBody, responsesStream } from './openai';
 import { DEFAULT_REPLY, type Reply } from './replies';
-import { streamSse } from './sse';
+import { streamSse, type SseEvent } from './sse';
 
 /**
- * A fake model server on loopback for Claude Code (Anthropic Messages API) and Codex (OpenAI
- * Responses API). Main requests (the ones offering tools) take their replies from a script the
+ * A fake model server on loopback for Claude Code (Anthropic Messages API), Codex (OpenAI
+ * Responses API), OpenCode (OpenAI Chat Completions API) and Gemini CLI (Gemini API). Main requests (the ones offering tools) take their replies from a script the
  * caller queues; side requests (titles, quota probes, token counts, model lists) get something
  * harmless. Every request is recorded, and paths it does not know are flagged so a new agent
  * version's calls show up instead of failing silently.
@@ -22,7 +35,14 @@ export interface RecordedRequest {
   /** The parsed JSON body, or undefined for an empty or non-JSON body. */
   readonly body: unknown;
   /** Which API the path belongs to, when it belongs to one. */
-  readonly api: 'anthropic' | 'openai' | undefined;
+  readonly api: 'anthropic' | 'openai' | 'gemini' | undefined;
+}
+
+/** How the server answers one request, decided from its method, path and body. */
+interface Route {
+  readonly kind: RequestKind;
+  readonly api: RecordedRequest['api'];
+  readonly respond: (res: ServerResponse) => Promise<void>;
 }
 
 export interface FakeModelServerOptions {
@@ -125,10 +145,10 @@ export class FakeModelServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0]!;
+    const [path, query = ''] = (req.url ?? '/').split('?') as [string, string?];
     const method = req.method ?? 'GET';
     const body = parseJson(await readBody(req));
-    const route = this.route(method, path, body);
+    const route = this.route(method, path, body, new URLSearchParams(query));
     const recorded: RecordedRequest = { method, path, kind: route.kind, body, api: route.api };
     this.requests.push(recorded);
     this.options.log?.(`${method} ${path} -> ${route.kind}`);
@@ -142,42 +162,76 @@ export class FakeModelServer {
     }
   }
 
-  private route(
-    method: string,
-    path: string,
-    body: unknown,
-  ): { kind: RequestKind; api: RecordedRequest['api']; respond: (res: ServerResponse) => Promise<void> } {
+  private route(method: string, path: string, body: unknown, query: URLSearchParams): Route {
     const side = sideReply(body, SIDE_TEXT);
-    if (method === 'POST' && path === '/v1/messages' && isMessagesRequest(body)) {
-      const main = isMainMessagesRequest(body);
+    /** A conversation request in one API: main requests take the script's next reply. */
+    const conversation = (
+      api: NonNullable<RecordedRequest['api']>,
+      main: boolean,
+      streamed: boolean,
+      stream: (
+        reply: Reply,
+        serial: number,
+      ) => { opening: SseEvent[]; content: SseEvent[]; closing: SseEvent[] },
+      whole: (reply: Reply, serial: number) => unknown,
+    ): Route => {
       const reply = main ? this.nextReply() : side;
       const serial = ++this.serial;
-      const model = body.model ?? 'claude-fake';
       return {
         kind: main ? 'main' : 'side',
-        api: 'anthropic',
+        api,
         respond: (res) =>
-          body.stream
-            ? streamSse(res, messagesStream(reply, serial, model), reply)
-            : sendJson(res, messagesBody(reply, serial, model)),
+          streamed ? streamSse(res, stream(reply, serial), reply) : sendJson(res, whole(reply, serial)),
       };
+    };
+    if (method === 'POST' && path === '/v1/messages' && isMessagesRequest(body)) {
+      const model = body.model ?? 'claude-fake';
+      return conversation(
+        'anthropic',
+        isMainMessagesRequest(body),
+        body.stream === true,
+        (reply, serial) => messagesStream(reply, serial, model),
+        (reply, serial) => messagesBody(reply, serial, model),
+      );
     }
     if (method === 'POST' && path === '/v1/messages/count_tokens') {
       return { kind: 'side', api: 'anthropic', respond: (res) => sendJson(res, { input_tokens: 12 }) };
     }
     if (method === 'POST' && path === '/v1/responses' && isResponsesRequest(body)) {
-      const main = isMainResponsesRequest(body);
-      const reply = main ? this.nextReply() : side;
-      const serial = ++this.serial;
       const model = body.model ?? 'gpt-fake';
-      return {
-        kind: main ? 'main' : 'side',
-        api: 'openai',
-        respond: (res) =>
-          body.stream
-            ? streamSse(res, responsesStream(reply, serial, model), reply)
-            : sendJson(res, responsesBody(reply, serial, model)),
-      };
+      return conversation(
+        'openai',
+        isMainResponsesRequest(body),
+        body.stream === true,
+        (reply, serial) => responsesStream(reply, serial, model),
+        (reply, serial) => responsesBody(reply, serial, model),
+      );
+    }
+    if (method === 'POST' && path === '/v1/chat/completions' && isChatCompletionsRequest(body)) {
+      const model = body.model ?? 'gpt-fake';
+      return conversation(
+        'openai',
+        isMainChatCompletionsRequest(body),
+        body.stream === true,
+        (reply, serial) => chatCompletionsStream(reply, serial, model),
+        (reply, serial) => chatCompletionsBody(reply, serial, model),
+      );
+    }
+    const gemini = method === 'POST' ? parseGeminiPath(path) : undefined;
+    if (gemini?.method === 'countTokens') {
+      return { kind: 'side', api: 'gemini', respond: (res) => sendJson(res, { totalTokens: 12 }) };
+    }
+    if (
+      (gemini?.method === 'streamGenerateContent' || gemini?.method === 'generateContent') &&
+      isGenerateContentRequest(body)
+    ) {
+      return conversation(
+        'gemini',
+        isMainGenerateContentRequest(body),
+        gemini.method === 'streamGenerateContent' && query.get('alt') === 'sse',
+        (reply) => generateContentStream(reply, gemini.model),
+        (reply) => generateContentBody(reply, gemini.model),
+      );
     }
     if (method === 'GET' && path === '/v1/models') {
       return { kind: 'side', api: undefined, respond: (res) => sendJson(res, MODEL_LIST) };
@@ -196,23 +250,30 @@ export class FakeModelServer {
 
 /**
  * Side requests that ask for structured output (Claude Code's title request wants
- * `{"title": ...}` by JSON schema) get an object with every string property set to the side text;
- * the rest get the side text itself.
+ * `{"title": ...}` by JSON schema) get an object with every property set to the side text, or to
+ * the first value a property's `enum` allows (Gemini CLI's model router picks from a list); the
+ * rest get the side text itself.
  */
 function sideReply(body: unknown, sideText: string): Reply {
   const properties = jsonSchemaProperties(body);
   if (!properties) return { kind: 'text', text: sideText };
-  const object: Record<string, string> = {};
-  for (const name of properties) object[name] = sideText;
+  const object: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(properties)) {
+    const allowed = dig(schema, ['enum']);
+    object[name] = Array.isArray(allowed) && allowed.length > 0 ? allowed[0] : sideText;
+  }
   return { kind: 'text', text: JSON.stringify(object) };
 }
 
-function jsonSchemaProperties(body: unknown): string[] | undefined {
+function jsonSchemaProperties(body: unknown): Record<string, unknown> | undefined {
   const format = dig(body, ['output_config', 'format']) ?? dig(body, ['text', 'format']);
-  const schema = dig(format, ['schema']);
+  const schema =
+    dig(format, ['schema']) ??
+    dig(body, ['generationConfig', 'responseJsonSchema']) ??
+    dig(body, ['generationConfig', 'responseSchema']);
   const properties = dig(schema, ['properties']);
   if (typeof properties !== 'object' || properties === null) return undefined;
-  return Object.keys(properties);
+  return properties as Record<string, unknown>;
 }
 
 function dig(value: unknown, keys: readonly string[]): unknown {

@@ -1,14 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import type { Pacing } from './replies';
 
-/** One server-sent event: an `event:` name and a JSON `data:` payload. */
+/** One server-sent event: an optional `event:` name (the Gemini API sends none) and a JSON `data:` payload. */
 export interface SseEvent {
-  readonly event: string;
+  readonly event?: string;
   readonly data: unknown;
 }
 
 export function formatSse({ event, data }: SseEvent): string {
-  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+  const name = event === undefined ? '' : `event: ${event}\n`;
+  return `${name}data: ${JSON.stringify(data)}\n\n`;
 }
 
 /**

@@ -12,6 +12,9 @@ import { StaticScreenView } from '../../src/zor/screen/static-screen-view';
 import { findInstalledAgent, type AgentName } from '../agents/installed';
 import { REPO, TEST_FIXTURES, TEST_RULES } from './support/paths';
 
+const TWO_SIZES = ['120x40', '80x24'];
+const ANY_SIZE = [...TWO_SIZES, '200x50', '60x20'];
+
 function fixtureFiles(root: string): string[] {
   if (!existsSync(root)) return [];
   return readdirSync(root, { recursive: true, encoding: 'utf8' })
@@ -61,56 +64,91 @@ function captured(agent: AgentName): Map<string, Fixture> {
 const bundled = loadRuleDirectories([{ dir: join(REPO, 'rules'), origin: 'bundled' }]).sets.map(
   (entry) => entry.set,
 );
-const CAPTURED_AGENTS: readonly AgentName[] = ['claude', 'codex'];
-const SECOND_SIZE_SUFFIX = '-80x24.txt';
+/**
+ * What each captured agent was captured at, and what its screens can show: Codex draws nothing on
+ * screen while a reply streams (only its title spins), OpenCode's title never says it is working.
+ */
+interface CapturedAgent {
+  readonly agent: AgentName;
+  readonly sizes: readonly string[];
+  readonly screenShowsStreaming: boolean;
+  readonly titleShowsWorking: boolean;
+}
 
-describe.each(CAPTURED_AGENTS)('the captured %s fixtures', (agent) => {
-  const fixtures = captured(agent);
-  const set = findSet(bundled, agent)!;
+const CAPTURED_AGENTS: readonly CapturedAgent[] = [
+  { agent: 'claude', sizes: ANY_SIZE, screenShowsStreaming: true, titleShowsWorking: true },
+  { agent: 'codex', sizes: ANY_SIZE, screenShowsStreaming: false, titleShowsWorking: true },
+  { agent: 'gemini', sizes: TWO_SIZES, screenShowsStreaming: true, titleShowsWorking: true },
+  { agent: 'opencode', sizes: TWO_SIZES, screenShowsStreaming: true, titleShowsWorking: false },
+];
 
-  it('exist for every state the rule set can produce, including skip', () => {
-    const states = new Set([...fixtures.values()].map((fixture) => fixture.expect));
-    expect([...states].sort()).toEqual(['blocked', 'idle', 'skip', 'working']);
-  });
+/** The size in a fixture's file name (`permission-bash-80x24.txt`); unsuffixed ones are 120x40. */
+function sizeOf(name: string): string {
+  return /-(\d+x\d+)\.txt$/.exec(name)?.[1] ?? '120x40';
+}
 
-  it('cover every screen at both capture sizes', () => {
-    const names = [...fixtures.keys()];
-    const primary = names.filter((name) => !name.endsWith(SECOND_SIZE_SUFFIX));
-    const second = names.filter((name) => name.endsWith(SECOND_SIZE_SUFFIX));
-    expect(second.map((name) => name.replace(SECOND_SIZE_SUFFIX, '.txt')).sort()).toEqual(primary.sort());
-  });
+/** The screen a fixture shows, whatever its size. */
+function screenOf(name: string): string {
+  return name.replace(/(-\d+x\d+)?\.txt$/, '');
+}
 
-  it('each name the rule that must decide them', () => {
-    const unnamed = [...fixtures]
-      .filter(([, fixture]) => fixture.matched === undefined)
-      .map(([name]) => name);
-    expect(unnamed).toEqual([]);
-  });
+/** Screens captured once, across a resize, rather than at every size. */
+const RESIZED = /^resized-/;
 
-  it('were captured from the installed agent release the rule set names', () => {
-    const installed = findInstalledAgent(agent);
-    const versions = new Set([...fixtures.values()].map((fixture) => fixture.agentVersion));
-    expect([...versions]).toEqual([set.agentVersion]);
-    if (!('missing' in installed)) expect(set.agentVersion).toBe(installed.version);
-  });
+describe.each(CAPTURED_AGENTS)(
+  'the captured $agent fixtures',
+  ({ agent, sizes, screenShowsStreaming, titleShowsWorking }) => {
+    const fixtures = captured(agent);
+    const set = findSet(bundled, agent)!;
 
-  // The title is the strongest working signal, but each state must still be readable from the
-  // screen: a title can lag, and a user's terminal may rewrite it. Codex is the exception while a
-  // reply streams, when nothing on its screen says it is working.
-  it.each(
-    [...fixtures.keys()].filter((name) => !(agent === 'codex' && name.startsWith('working-streaming'))),
-  )('%s keeps its state with the title removed', (name) => {
-    const fixture = fixtures.get(name)!;
-    expect(evaluate(set, screenOnly(fixture)).state).toBe(fixture.expect);
-  });
+    it('exist for every state the rule set can produce, including skip', () => {
+      const states = new Set([...fixtures.values()].map((fixture) => fixture.expect));
+      expect([...states].sort()).toEqual(['blocked', 'idle', 'skip', 'working']);
+    });
 
-  it.each([...fixtures.keys()].filter((name) => fixtures.get(name)!.expect === 'working'))(
-    '%s is working from its title alone',
-    (name) => {
-      expect(evaluate(set, titleOnly(fixtures.get(name)!)).state).toBe('working');
-    },
-  );
-});
+    it('cover every screen at every capture size', () => {
+      const names = [...fixtures.keys()].filter((name) => !RESIZED.test(name));
+      expect([...new Set(names.map(sizeOf))].sort()).toEqual([...sizes].sort());
+      const screens = [...new Set(names.map(screenOf))].sort();
+      for (const size of sizes) {
+        const atSize = names.filter((name) => sizeOf(name) === size).map(screenOf);
+        expect([size, atSize.sort()]).toEqual([size, screens]);
+      }
+    });
+
+    it('each name the rule that must decide them', () => {
+      const unnamed = [...fixtures]
+        .filter(([, fixture]) => fixture.matched === undefined)
+        .map(([name]) => name);
+      expect(unnamed).toEqual([]);
+    });
+
+    it('were captured from the installed agent release the rule set names', () => {
+      const installed = findInstalledAgent(agent);
+      const versions = new Set([...fixtures.values()].map((fixture) => fixture.agentVersion));
+      expect([...versions]).toEqual([set.agentVersion]);
+      if (!('missing' in installed)) expect(set.agentVersion).toBe(installed.version);
+    });
+
+    // The title is the strongest working signal, but each state must still be readable from the
+    // screen: a title can lag, and a user's terminal may rewrite it. Codex is the exception while a
+    // reply streams, when nothing on its screen says it is working.
+    it.each([...fixtures.keys()].filter((name) => screenShowsStreaming || !name.includes('streaming')))(
+      '%s keeps its state with the title removed',
+      (name) => {
+        const fixture = fixtures.get(name)!;
+        expect(evaluate(set, screenOnly(fixture)).state).toBe(fixture.expect);
+      },
+    );
+
+    const working = [...fixtures.keys()].filter((name) => fixtures.get(name)!.expect === 'working');
+    // OpenCode's title names the session only, so its title alone must not claim a state.
+    const fromTitle = titleShowsWorking ? 'working' : 'idle';
+    it.each(working)(`%s is ${fromTitle} from its title alone`, (name) => {
+      expect(evaluate(set, titleOnly(fixtures.get(name)!)).state).toBe(fromTitle);
+    });
+  },
+);
 
 it.each([...captured('codex').keys()].filter((name) => name.startsWith('permission-')))(
   "Codex's %s is blocked from its Action Required title alone",
