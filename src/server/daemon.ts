@@ -16,6 +16,7 @@ import { configFile, defaultCommandOf, type FuxConfig } from './config';
 import { AttachHub } from './attach/hub';
 import { ConfigStore } from './config-store';
 import { Hooks } from './hooks';
+import { JournalService } from './journal';
 import { platformNotifier } from './notifier';
 import { remoteRouter } from './attach/router';
 import { RemoteService } from './remote/service';
@@ -134,8 +135,15 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       log: paths.log,
     }),
     stop: (reason: string) => void stop(reason),
-    takeConfigProblem: () => config.takeProblem(),
+    // A bad journal is news the same way as a bad config: once, on the next verb's stderr.
+    takeConfigProblem: () =>
+      [config.takeProblem(), journal?.takeProblem()].filter((p) => p !== undefined).join('\n') || undefined,
+    restore: {
+      view: () => journal!.view(),
+      restoreKept: () => journal!.restoreKept(),
+    },
   };
+  let journal: JournalService | undefined;
   const onError = ({ error, path: proc }: { error: Error & { code: string }; path?: string }): void =>
     log.warn(`${proc ?? '-'}: ${error.code} ${error.message}`);
   // Remote peers (iroh) get the attach router alone, each stream with its peer's id in the context.
@@ -210,6 +218,16 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   }
   log.info(`fux ${version} listening on ${paths.socket} (pid ${process.pid})`);
 
+  // Restored (or not) only now that this server holds the socket: a start that lost the race starts nothing.
+  journal = new JournalService({
+    stateDir: paths.stateDir,
+    socket: paths.socket,
+    workspaces,
+    bus,
+    config: () => config.current,
+    log,
+  });
+
   // Remote attach: `fux serve --allow` ids join the allow-list; the endpoint starts if anyone is on it.
   const bootAllow = opts.allow ?? allowFromServeEnv(process.env);
   delete process.env.FUX_SERVE_ALLOW; // not for the panes
@@ -233,6 +251,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       config.close();
       notifier.close();
       attach.close();
+      // The last journal, marked closed, before the panes are hung up and leave their workspaces.
+      await journal?.close();
       workspaces.hangUpAll();
       await hooks.stopAll();
       fs.closeSync(hookOutput);

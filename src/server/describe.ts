@@ -28,6 +28,7 @@ export function describeWorkspace(ws: Workspace): WorkspaceInfo {
         visible: flagNames(status.visible),
         since: e.agent.since,
         unseen: e.unseen,
+        restored: e.restored,
         x: r.x,
         y: r.y,
         cols: r.cols,

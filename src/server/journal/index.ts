@@ -1,0 +1,150 @@
+/**
+ * Surviving a restart (issue 12): the server journals its workspaces as they change, and the next
+ * server brings them back when the last one did not stop cleanly (or always, or never, as config
+ * `restore` says). A journal not restored at start is kept for `fux restore`. Nothing here is
+ * fatal: a journal that cannot be read is moved aside, one that cannot be written is logged.
+ */
+import * as fs from 'node:fs';
+import type { EventBus } from '../events';
+import type { FuxConfig } from '../config';
+import type { Workspaces } from '../workspaces';
+import { journalPaths, keepAsPrevious, readJournal, type JournalPaths, type WriteOps } from './journal-file';
+import { JournalWriter, type JournalLog } from './journal-writer';
+import { applyRestore, paneReport, type RestoreReport, type RestoreTrigger } from './restore';
+import { planRestore, type WorkspacePlan } from './restore-plan';
+import { AgentSessions } from './snapshot';
+import type { Journal } from './schema';
+import type { RestorePlanView } from './protocol';
+
+export interface JournalServiceOptions {
+  stateDir: string;
+  socket: string;
+  workspaces: Workspaces;
+  bus: EventBus;
+  config: () => FuxConfig;
+  log: JournalLog;
+  ops?: WriteOps;
+}
+
+export class JournalService {
+  private readonly paths: JournalPaths;
+  private readonly sessions = new AgentSessions();
+  private readonly writer: JournalWriter;
+  /** A journal that could not be used, until a client has been told. */
+  private problem: { text: string; shown: boolean } | undefined;
+
+  constructor(private readonly o: JournalServiceOptions) {
+    this.paths = journalPaths(o.stateDir, o.socket);
+    const found = readJournal(this.paths.file, o.socket);
+    if (found.kind === 'bad') {
+      o.log.warn(`restore: ${found.problem}`);
+      this.problem = { text: `restore: ${found.problem}`, shown: false };
+    }
+    this.writer = new JournalWriter({
+      file: this.paths.file,
+      socket: o.socket,
+      workspaces: o.workspaces,
+      sessions: this.sessions,
+      serverEnv: process.env,
+      historyLines: () => o.config().restore_history,
+      log: o.log,
+      ops: o.ops,
+    });
+    if (found.kind !== 'ok') return;
+    const trigger = this.autoRestore(found.journal);
+    if (trigger) this.restore(found.journal, trigger);
+    else keepAsPrevious(this.paths);
+  }
+
+  /** Why the journal found at start restores by itself, if it does. */
+  private autoRestore(journal: Journal): RestoreTrigger | undefined {
+    const policy = this.o.config().restore;
+    if (policy === 'always') return 'always';
+    if (policy === 'crash' && !journal.closed) return 'crash';
+    return undefined;
+  }
+
+  private plan(journal: Journal): WorkspacePlan[] {
+    return planRestore(journal, {
+      skip: this.o.config().restore_skip,
+      serverEnv: process.env,
+      exists: (name) => this.o.workspaces.find(name) !== undefined,
+      now: new Date(),
+    });
+  }
+
+  private restore(journal: Journal, trigger: RestoreTrigger): RestoreReport[] {
+    const reports = applyRestore(this.plan(journal), {
+      workspaces: this.o.workspaces,
+      bus: this.o.bus,
+      sessions: this.sessions,
+      trigger,
+      savedAt: journal.savedAt,
+    });
+    for (const r of reports) {
+      const panes = r.panes.map((p) => `${p.id} ${p.how}${p.reason ? ` (${p.reason})` : ''}`).join(', ');
+      this.o.log.info(
+        `restore (${trigger}): workspace ${r.workspace} ${r.restored ? `came back: ${panes}` : `did not come back: ${r.reason}`}`,
+      );
+    }
+    return reports;
+  }
+
+  /** The kept journal (`fux restore` brings it back), if any; a bad one is moved aside and told. */
+  private previous(): Journal | undefined {
+    const found = readJournal(this.paths.previous, this.o.socket);
+    if (found.kind === 'bad') {
+      this.o.log.warn(`restore: ${found.problem}`);
+      throw new Error(found.problem);
+    }
+    return found.kind === 'ok' ? found.journal : undefined;
+  }
+
+  /** `fux restore --list / --dry-run`: what `fux restore` would bring back, and how. */
+  view(): RestorePlanView {
+    const journal = this.previous();
+    if (!journal) return { file: null, savedAt: null, workspaces: [] };
+    return {
+      file: this.paths.previous,
+      savedAt: journal.savedAt,
+      workspaces: this.plan(journal).map((w) => ({
+        workspace: w.saved.name,
+        restored: w.restored,
+        reason: w.reason,
+        saved: w.saved.panes.map((p) => ({
+          id: p.id,
+          tab: w.saved.tabs.findIndex((t) => t.id === p.tab) + 1,
+          command: p.argv,
+          cwd: p.cwd,
+          agent: p.agent,
+          title: p.title,
+          lines: p.history ? p.history.split('\n').length : 0,
+        })),
+        panes: w.panes.map(paneReport),
+      })),
+    };
+  }
+
+  /** `fux restore`: bring back the kept journal's workspaces (those whose names are free). */
+  restoreKept(): RestoreReport[] {
+    const journal = this.previous();
+    if (!journal) return [];
+    const reports = this.restore(journal, 'manual');
+    // What came back is in the live journal now; what did not stays kept for another try.
+    const left = journal.workspaces.filter((w) => !reports.some((r) => r.workspace === w.name && r.restored));
+    if (left.length === 0) fs.rmSync(this.paths.previous, { force: true });
+    return reports;
+  }
+
+  /** The journal's problem once: the first client to ask prints it (with the config's, if any). */
+  takeProblem(): string | undefined {
+    if (!this.problem || this.problem.shown) return undefined;
+    this.problem.shown = true;
+    return this.problem.text;
+  }
+
+  /** A clean stop: the last journal, marked closed (restored at the next start only with `always`). */
+  close(): Promise<void> {
+    return this.writer.close();
+  }
+}
