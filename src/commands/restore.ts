@@ -14,7 +14,9 @@ export default class Restore extends FuxCommand<typeof Restore> {
   ];
   static override flags = {
     list: Flags.boolean({ description: 'show what would come back, and do nothing', exclusive: ['dry-run'] }),
-    'dry-run': Flags.boolean({ description: 'show how each pane would run (the exact command), and do nothing' }),
+    'dry-run': Flags.boolean({
+      description: 'show how each pane would run (the exact command), and do nothing',
+    }),
   };
 
   async run(): Promise<void> {
@@ -22,7 +24,8 @@ export default class Restore extends FuxCommand<typeof Restore> {
     if (this.flags.list || this.flags['dry-run']) {
       const plan = await client.restore.plan.query({});
       this.out(plan, () => {
-        if (plan.file === null) return 'nothing to restore: no journal was kept (a crashed server is restored at start)';
+        if (plan.file === null)
+          return 'nothing to restore: no journal was kept (a crashed server is restored at start)';
         const head = `from ${plan.file}, saved ${new Date(plan.savedAt!).toLocaleString()}`;
         const rows = plan.workspaces.flatMap((w) => {
           const state = w.restored ? '' : `  (would not come back: ${w.reason})`;

@@ -68,7 +68,7 @@ export const configSchema = z.strictObject({
     .enum(['crash', 'always', 'never'])
     .default('crash')
     .describe(
-      'when a starting server brings back the last one\'s workspaces: after a crash (it did not stop cleanly), always (after `kill-server` too), or never (`fux restore` still can)',
+      "when a starting server brings back the last one's workspaces: after a crash (it did not stop cleanly), always (after `kill-server` too), or never (`fux restore` still can)",
     ),
   restore_history: z
     .number()
@@ -76,7 +76,7 @@ export const configSchema = z.strictObject({
     .min(0)
     .max(100_000)
     .default(2000)
-    .describe('lines of each pane\'s screen and history the journal keeps for a restore'),
+    .describe("lines of each pane's screen and history the journal keeps for a restore"),
   restore_skip: z
     .array(z.string().min(1))
     .default([])

@@ -121,6 +121,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   config.onChange(applyPaneDefaults);
   const attach = new AttachHub({ workspaces, bus, config: () => config.current, log: (m) => log.warn(m) });
   config.onChange(() => attach.configChanged());
+  const journal = new JournalService({
+    stateDir: paths.stateDir,
+    socket: paths.socket,
+    workspaces,
+    bus,
+    config: () => config.current,
+    log,
+  });
   const started = Date.now();
   let stopping: Promise<void> | undefined;
   let resolveStopped!: () => void;
@@ -137,13 +145,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     stop: (reason: string) => void stop(reason),
     // A bad journal is news the same way as a bad config: once, on the next verb's stderr.
     takeConfigProblem: () =>
-      [config.takeProblem(), journal?.takeProblem()].filter((p) => p !== undefined).join('\n') || undefined,
-    restore: {
-      view: () => journal!.view(),
-      restoreKept: () => journal!.restoreKept(),
-    },
+      [config.takeProblem(), journal.takeProblem()].filter((p) => p !== undefined).join('\n') || undefined,
+    restore: { view: () => journal.view(), restoreKept: () => journal.restoreKept() },
   };
-  let journal: JournalService | undefined;
   const onError = ({ error, path: proc }: { error: Error & { code: string }; path?: string }): void =>
     log.warn(`${proc ?? '-'}: ${error.code} ${error.message}`);
   // Remote peers (iroh) get the attach router alone, each stream with its peer's id in the context.
@@ -219,14 +223,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   log.info(`fux ${version} listening on ${paths.socket} (pid ${process.pid})`);
 
   // Restored (or not) only now that this server holds the socket: a start that lost the race starts nothing.
-  journal = new JournalService({
-    stateDir: paths.stateDir,
-    socket: paths.socket,
-    workspaces,
-    bus,
-    config: () => config.current,
-    log,
-  });
+  journal.boot();
 
   // Remote attach: `fux serve --allow` ids join the allow-list; the endpoint starts if anyone is on it.
   const bootAllow = opts.allow ?? allowFromServeEnv(process.env);
@@ -252,7 +249,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       notifier.close();
       attach.close();
       // The last journal, marked closed, before the panes are hung up and leave their workspaces.
-      await journal?.close();
+      await journal.close();
       workspaces.hangUpAll();
       await hooks.stopAll();
       fs.closeSync(hookOutput);

@@ -268,7 +268,7 @@ export const appRouter = t.router({
       .meta({
         verb: 'restore',
         description:
-          'bring back the kept journal\'s workspaces (those whose names are free); each gets a workspace.restored event',
+          "bring back the kept journal's workspaces (those whose names are free); each gets a workspace.restored event",
       })
       .input(restoreInputs.run)
       .output(restoreOutputs.run)

@@ -178,7 +178,11 @@ export class Workspaces {
     const id = ws.allocatePaneId();
     const { pane, argv } = this.spawnPane(ws, id, launch, ws.size);
     this.byName.set(ws.name, ws);
-    const { entry, change } = ws.add(id, (tab) => this.tiled(ws, { id, tab, pane, command: argv, launch }), where);
+    const { entry, change } = ws.add(
+      id,
+      (tab) => this.tiled(ws, { id, tab, pane, command: argv, launch }),
+      where,
+    );
     this.watch(ws, id, pane, true, () => entry.agent.dispose());
     this.publish(ws, change);
     return entry;

@@ -135,7 +135,7 @@ describe('restore after a crash', () => {
     const text = await screen(fux, 'one', 1);
     expect(text).toMatch(/before-42[\s\S]*── restored \d\d:\d\d:\d\d ──/);
     const styled = (await fux.capture.query({ workspace: 'two', id: 2, attrs: true, scrollback: 100 })).text;
-    expect(styled).toMatch(/\x1b\[[0-9;]*31[0-9;]*mred-two/);
+    expect(styled).toMatch(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*31[0-9;]*mred-two`));
     await run(fux, 'one', 1, 'echo "after-$((6*8))"; pwd', 'after-48');
     expect(await screen(fux, 'one', 1)).toContain(path.join(a, 'deeper'));
 

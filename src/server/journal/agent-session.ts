@@ -47,7 +47,10 @@ interface Transcript {
 }
 
 /** Each probe's session, in the probes' order (undefined: none found). */
-export function findSessions(probes: readonly SessionProbe[], now: number = Date.now()): Array<string | undefined> {
+export function findSessions(
+  probes: readonly SessionProbe[],
+  now: number = Date.now(),
+): Array<string | undefined> {
   const found: Array<string | undefined> = probes.map(() => undefined);
   const claimed = new Set<string>();
   const order = probes.map((p, i) => ({ p, i })).sort((a, b) => b.p.since - a.p.since);

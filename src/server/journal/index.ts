@@ -29,12 +29,21 @@ export interface JournalServiceOptions {
 export class JournalService {
   private readonly paths: JournalPaths;
   private readonly sessions = new AgentSessions();
-  private readonly writer: JournalWriter;
+  private writer: JournalWriter | undefined;
   /** A journal that could not be used, until a client has been told. */
   private problem: { text: string; shown: boolean } | undefined;
 
   constructor(private readonly o: JournalServiceOptions) {
     this.paths = journalPaths(o.stateDir, o.socket);
+  }
+
+  /**
+   * Read the journal left by the last server and restore it or keep it for `fux restore`, then
+   * start journaling. Called once this server holds the socket: one that lost a start race starts
+   * nothing.
+   */
+  boot(): void {
+    const o = this.o;
     const found = readJournal(this.paths.file, o.socket);
     if (found.kind === 'bad') {
       o.log.warn(`restore: ${found.problem}`);
@@ -144,7 +153,7 @@ export class JournalService {
   }
 
   /** A clean stop: the last journal, marked closed (restored at the next start only with `always`). */
-  close(): Promise<void> {
-    return this.writer.close();
+  async close(): Promise<void> {
+    await this.writer?.close();
   }
 }

@@ -80,8 +80,7 @@ function layoutProblem(ws: SavedWorkspace): string | undefined {
   };
   for (const t of ws.tabs) walk(t.layout, t.id);
   const panes = new Map(ws.panes.map((p) => [p.id, p.tab]));
-  const same =
-    inLayouts.size === panes.size && [...panes].every(([id, tab]) => inLayouts.get(id) === tab);
+  const same = inLayouts.size === panes.size && [...panes].every(([id, tab]) => inLayouts.get(id) === tab);
   return same ? undefined : 'its saved layout does not match its saved panes';
 }
 
@@ -92,7 +91,9 @@ function lookUpMissingSessions(
 ): Array<AgentSession | null> {
   const probes = panes.flatMap((p, i) => {
     const agent = agentOfArgv(p.argv);
-    return agent && !p.session ? [{ i, agent, probe: { agent, cwd: p.cwd, env: p.env, since: p.started } }] : [];
+    return agent && !p.session
+      ? [{ i, agent, probe: { agent, cwd: p.cwd, env: p.env, since: p.started } }]
+      : [];
   });
   const found = findSessions(probes.map((x) => ({ ...x.probe, env: { ...serverEnv, ...x.probe.env } })));
   const out: Array<AgentSession | null> = panes.map((p) => p.session);

@@ -26,7 +26,13 @@ export function paneReport(p: PanePlan): RestoreReport['panes'][number] {
  */
 export function applyRestore(
   plans: readonly WorkspacePlan[],
-  o: { workspaces: Workspaces; bus: EventBus; sessions: AgentSessions; trigger: RestoreTrigger; savedAt: number },
+  o: {
+    workspaces: Workspaces;
+    bus: EventBus;
+    sessions: AgentSessions;
+    trigger: RestoreTrigger;
+    savedAt: number;
+  },
 ): RestoreReport[] {
   return plans.map((plan) => {
     let report: RestoreReport = {

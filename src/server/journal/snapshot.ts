@@ -1,7 +1,13 @@
 import { version } from '../version';
 import type { PaneEntry, Workspace } from '../workspace';
 import { agentOfArgv, findSessions } from './agent-session';
-import { JOURNAL_VERSION, type AgentSession, type Journal, type SavedPane, type SavedWorkspace } from './schema';
+import {
+  JOURNAL_VERSION,
+  type AgentSession,
+  type Journal,
+  type SavedPane,
+  type SavedWorkspace,
+} from './schema';
 
 /**
  * The agent session each agent pane is in, as last found in the agent's own transcripts. A lookup
