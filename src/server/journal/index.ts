@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import type { EventBus } from '../events';
 import type { FuxConfig } from '../config';
 import type { Workspaces } from '../workspaces';
+import { OneTimeNotice } from '../notice';
 import { journalPaths, keepAsPrevious, readJournal, type JournalPaths, type WriteOps } from './journal-file';
 import { JournalWriter, type JournalLog } from './journal-writer';
 import { applyRestore, paneReport, type RestoreReport, type RestoreTrigger } from './restore';
@@ -31,7 +32,7 @@ export class JournalService {
   private readonly sessions = new AgentSessions();
   private writer: JournalWriter | undefined;
   /** A journal that could not be used, until a client has been told. */
-  private problem: { text: string; shown: boolean } | undefined;
+  private readonly problem = new OneTimeNotice();
 
   constructor(private readonly o: JournalServiceOptions) {
     this.paths = journalPaths(o.stateDir, o.socket);
@@ -47,7 +48,7 @@ export class JournalService {
     const found = readJournal(this.paths.file, o.socket);
     if (found.kind === 'bad') {
       o.log.warn(`restore: ${found.problem}`);
-      this.problem = { text: `restore: ${found.problem}`, shown: false };
+      this.problem.set(`restore: ${found.problem}`);
     }
     this.writer = new JournalWriter({
       file: this.paths.file,
@@ -147,9 +148,7 @@ export class JournalService {
 
   /** The journal's problem once: the first client to ask prints it (with the config's, if any). */
   takeProblem(): string | undefined {
-    if (!this.problem || this.problem.shown) return undefined;
-    this.problem.shown = true;
-    return this.problem.text;
+    return this.problem.take();
   }
 
   /** A clean stop: the last journal, marked closed (restored at the next start only with `always`). */

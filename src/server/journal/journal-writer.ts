@@ -1,7 +1,10 @@
 import type { WorkspaceWatcher } from '../publish';
 import type { Workspaces } from '../workspaces';
 import { writeAtomically, type WriteOps } from './journal-file';
-import { snapshot, type AgentSessions } from './snapshot';
+import { historyText, snapshot, type AgentSessions } from './snapshot';
+import type { PaneId } from '../layout';
+import type { PaneEntry } from '../workspace';
+import { version } from '../version';
 
 export interface JournalLog {
   info(message: string): void;
@@ -36,6 +39,10 @@ export class JournalWriter {
   private timer: NodeJS.Timeout | undefined;
   private readonly slow: NodeJS.Timeout;
   private outputSince = false;
+  /** Panes that printed since their history was last rendered, by workspace. */
+  private dirty = new Map<string, Set<PaneId>>();
+  /** Each pane's history as last rendered, and for how many lines. */
+  private readonly histories = new WeakMap<PaneEntry, { lines: number; text: string }>();
   private writing: Promise<void> | undefined;
   private again = false;
   private lastError: string | undefined;
@@ -46,8 +53,11 @@ export class JournalWriter {
     this.changeMs = o.changeMs ?? 1000;
     const watcher: WorkspaceWatcher = {
       changed: () => this.soon(),
-      output: () => {
+      output: (workspace, id) => {
         this.outputSince = true;
+        let panes = this.dirty.get(workspace);
+        if (!panes) this.dirty.set(workspace, (panes = new Set()));
+        panes.add(id);
       },
       bell: () => undefined,
     };
@@ -66,6 +76,26 @@ export class JournalWriter {
       void this.write(false);
     }, this.changeMs);
     this.timer.unref();
+  }
+
+  /**
+   * Render the history of every pane that printed since its last rendering (or was never
+   * rendered), one pane per turn of the event loop, so that a snapshot of many panes never holds
+   * up the others' output for long. The last write (`now`) does them all at once.
+   */
+  private async renderHistories(now: boolean): Promise<void> {
+    const lines = this.o.historyLines();
+    const dirty = this.dirty;
+    this.dirty = new Map();
+    for (const ws of this.o.workspaces.all()) {
+      for (const e of [...ws.panes.values()]) {
+        const kept = this.histories.get(e);
+        if (kept?.lines === lines && !dirty.get(ws.name)?.has(e.id)) continue;
+        if (!ws.panes.has(e.id)) continue; // closed while an earlier pane was rendered
+        this.histories.set(e, { lines, text: historyText(e, lines) });
+        if (!now) await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
   }
 
   /** The last write, marked closed: a clean stop. No writes after it. */
@@ -97,12 +127,14 @@ export class JournalWriter {
 
   private async writeOnce(closed: boolean): Promise<void> {
     this.outputSince = false;
+    await this.renderHistories(closed);
     const all = this.o.workspaces.all();
     this.o.sessions.refresh(all.flatMap((ws) => [...ws.panes.values()]));
     const journal = snapshot(all, {
+      fux: version,
       socket: this.o.socket,
       serverEnv: this.o.serverEnv,
-      historyLines: this.o.historyLines(),
+      history: (e) => this.histories.get(e)?.text ?? '',
       sessions: this.o.sessions,
       closed,
       now: Date.now(),

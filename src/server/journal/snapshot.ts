@@ -1,4 +1,3 @@
-import { version } from '../version';
 import type { PaneEntry, Workspace } from '../workspace';
 import { agentOfArgv, findSessions } from './agent-session';
 import {
@@ -41,11 +40,13 @@ export class AgentSessions {
 }
 
 export interface SnapshotOptions {
+  /** The fux version writing it. */
+  fux: string;
   socket: string;
   /** The server's own environment: a pane's saved environment is what it adds to this. */
   serverEnv: Readonly<Record<string, string | undefined>>;
-  /** Lines of each pane's screen and history to keep (`restore_history`). */
-  historyLines: number;
+  /** Each pane's saved history (see `historyText`; the writer keeps them between snapshots). */
+  history: (entry: PaneEntry) => string;
   sessions: AgentSessions;
   closed: boolean;
   now: number;
@@ -55,7 +56,7 @@ export interface SnapshotOptions {
 export function snapshot(workspaces: readonly Workspace[], o: SnapshotOptions): Journal {
   return {
     version: JOURNAL_VERSION,
-    fux: version,
+    fux: o.fux,
     socket: o.socket,
     savedAt: o.now,
     closed: o.closed,
@@ -94,7 +95,7 @@ function savedPane(e: PaneEntry, o: SnapshotOptions): SavedPane {
     state: status.state,
     started: e.launch.at,
     session: o.sessions.get(e) ?? null,
-    history: historyText(e, o.historyLines),
+    history: o.history(e),
   };
 }
 
@@ -113,7 +114,7 @@ function additions(
  * SGR only on lines that have style; blank lines at the bottom dropped. At most 128 KiB, the
  * capture's own cap, which bounds the journal per pane.
  */
-function historyText(e: PaneEntry, lines: number): string {
+export function historyText(e: PaneEntry, lines: number): string {
   if (lines === 0) return '';
   const text = e.pane.capture({ attrs: true, scrollback: lines }).text;
   const rows = text.replace(/\n+$/, '').split('\n');
