@@ -19,6 +19,7 @@ import { FuxServer } from './lib/fux-server';
 import type { Benchmark, BenchOptions, Section } from './lib/report';
 import { formatMs, median } from './lib/stats';
 import { until } from './lib/wait';
+import { cpuMs } from './lib/cpu-time';
 
 const WORKSPACES = 4;
 const HISTORY = 2000;
@@ -65,6 +66,8 @@ interface Run {
   listenMs: number;
   /** From starting the next server to the last restored pane showing its prompt. */
   runningMs: number;
+  /** CPU time the next server used until then (start-up, restore, answering the polls). */
+  serverCpuMs: number;
   journalBytes: number;
 }
 
@@ -113,11 +116,14 @@ async function crashAndRestore(panes: number, log: (m: string) => void): Promise
     5,
   );
   const runningMs = performance.now() - t0;
+  const serverCpuMs = cpuMs(next.pid);
   c2.close();
   await next.stop();
   fs.rmSync(cwd, { recursive: true, force: true });
-  log(`RESTORE ${panes} panes: listening ${formatMs(listenMs)}, all running ${formatMs(runningMs)}`);
-  return { listenMs, runningMs, journalBytes };
+  log(
+    `RESTORE ${panes} panes: listening ${formatMs(listenMs)}, all running ${formatMs(runningMs)}, server CPU ${formatMs(serverCpuMs)}`,
+  );
+  return { listenMs, runningMs, serverCpuMs, journalBytes };
 }
 
 /** One snapshot of `panes` panes with full history, on the server's own code, in this process. */
@@ -136,8 +142,9 @@ async function snapshotCost(
   );
   const opened: Array<{ ws: string; e: PaneEntry }> = [];
   for (let i = 0; i < panes; i++) {
-    const ws = `s${i % WORKSPACES}`;
-    if (!workspaces.find(ws)) workspaces.create(ws, { cols: 160, rows: 48 });
+    // A workspace each, so that no pane is too narrow for its marker line.
+    const ws = `s${i}`;
+    workspaces.create(ws, { cols: 80, rows: 24 });
     opened.push({
       ws,
       e: workspaces.open(ws, { argv: ['/bin/sh', '-c', `${FILL}; exec cat`], cwd: os.tmpdir(), env }),
@@ -145,12 +152,12 @@ async function snapshotCost(
   }
   await until(
     () =>
-      opened.every(({ ws, e }) => workspaces.capture(ws, e.id, false, HISTORY).text.includes('filled-'))
+      opened.every(({ ws, e }) => workspaces.capture(ws, e.id, false, 0).text.includes('filled-'))
         ? true
         : undefined,
     'the snapshot panes to fill',
-    60_000,
-    20,
+    120_000,
+    250,
   );
   const sessions = new AgentSessions();
   const total: number[] = [];
@@ -204,11 +211,12 @@ async function run(options: BenchOptions): Promise<Section> {
     ],
     tables: [
       {
-        head: ['run', 'listening', 'all panes running', 'journal size'],
+        head: ['run', 'listening', 'all panes running', 'server CPU until then', 'journal size'],
         rows: results.map((r, i) => [
           String(i + 1),
           formatMs(r.listenMs),
           formatMs(r.runningMs),
+          formatMs(r.serverCpuMs),
           `${(r.journalBytes / 1024).toFixed(0)} KiB`,
         ]),
       },

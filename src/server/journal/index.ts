@@ -84,6 +84,7 @@ export class JournalService {
   }
 
   private restore(journal: Journal, trigger: RestoreTrigger): RestoreReport[] {
+    const started = performance.now();
     const reports = applyRestore(this.plan(journal), {
       workspaces: this.o.workspaces,
       bus: this.o.bus,
@@ -91,6 +92,10 @@ export class JournalService {
       trigger,
       savedAt: journal.savedAt,
     });
+    const ms = (performance.now() - started).toFixed(0);
+    this.o.log.info(
+      `restore (${trigger}): ${reports.length} workspaces from ${new Date(journal.savedAt).toISOString()} in ${ms} ms`,
+    );
     for (const r of reports) {
       const panes = r.panes.map((p) => `${p.id} ${p.how}${p.reason ? ` (${p.reason})` : ''}`).join(', ');
       this.o.log.info(
