@@ -9,6 +9,7 @@ import type { EventBus } from '../events';
 import type { FuxConfig } from '../config';
 import type { Workspaces } from '../workspaces';
 import { OneTimeNotice } from '../notice';
+import { FuxError } from '../errors';
 import { journalPaths, keepAsPrevious, readJournal, type JournalPaths, type WriteOps } from './journal-file';
 import { JournalWriter, type JournalLog } from './journal-writer';
 import { applyRestore, paneReport, type RestoreReport, type RestoreTrigger } from './restore';
@@ -110,7 +111,7 @@ export class JournalService {
     const found = readJournal(this.paths.previous, this.o.socket);
     if (found.kind === 'bad') {
       this.o.log.warn(`restore: ${found.problem}`);
-      throw new Error(found.problem);
+      throw new FuxError('PRECONDITION_FAILED', `${found.problem}; there is nothing left to restore`);
     }
     return found.kind === 'ok' ? found.journal : undefined;
   }
