@@ -63,8 +63,8 @@ export class JournalService {
     });
     if (found.kind !== 'ok') return;
     const trigger = this.autoRestore(found.journal);
-    if (trigger) this.restore(found.journal, trigger);
-    else keepAsPrevious(this.paths);
+    // A workspace that could not come back stays in a kept journal for `fux restore` to retry.
+    if (!trigger || this.restore(found.journal, trigger).some((r) => !r.restored)) keepAsPrevious(this.paths);
   }
 
   /** Why the journal found at start restores by itself, if it does. */
