@@ -18,6 +18,7 @@ import { soakBench } from './soak';
 import { remoteEcho } from './remote-echo';
 import { zorEval } from './zor-eval';
 import { zorWrapper } from './zor-wrapper';
+import { restoreBench } from './restore';
 import { cleanUpAll } from './lib/cleanup';
 import { renderSection, renderSummary, type Benchmark, type Section } from './lib/report';
 import { assertReady, tmuxBin } from './lib/repo';
@@ -35,6 +36,7 @@ const benchmarks: Benchmark[] = [
   remoteEcho,
   zorEval,
   zorWrapper,
+  restoreBench,
 ];
 /** Run only when named: the soak takes ten minutes. */
 const onRequest: Benchmark[] = [soakBench];

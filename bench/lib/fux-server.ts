@@ -11,6 +11,8 @@ import { until, within } from './wait';
 export interface FuxServerOptions {
   /** Run the server under `node --cpu-prof`, writing its profile here when it stops. */
   cpuProfileDir?: string;
+  /** The home of a server that was killed (`crash`): the next one finds its state (a journal). */
+  home?: string;
 }
 
 /**
@@ -34,9 +36,9 @@ export class FuxServer {
   }
 
   static async start(options: FuxServerOptions = {}): Promise<FuxServer> {
-    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'fux-bench-'));
+    const home = options.home ?? fs.mkdtempSync(path.join(os.tmpdir(), 'fux-bench-'));
     const runtime = path.join(home, 'run');
-    fs.mkdirSync(runtime, { mode: 0o700 });
+    fs.mkdirSync(runtime, { recursive: true, mode: 0o700 });
     const socket = path.join(runtime, 'fux', 'fux.sock');
     const env: Record<string, string> = {};
     // Inherited FUX_* (a bench started inside a fux pane) would point the panes at the wrong server.
@@ -79,6 +81,14 @@ export class FuxServer {
 
   resident(): Resident {
     return resident(this.pid);
+  }
+
+  /** SIGKILL, as a crash: the home stays for the next server (`start({ home })`). */
+  async crash(): Promise<void> {
+    this.unregister();
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.kill('SIGKILL');
+    await exited;
   }
 
   /** SIGTERM (panes get SIGHUP, a profile is written), SIGKILL if it hangs; then the home goes. */

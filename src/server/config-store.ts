@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError, DEFAULT_CONFIG, loadConfig, type FuxConfig } from './config';
+import { OneTimeNotice } from './notice';
 
 export interface ConfigLog {
   info(message: string): void;
@@ -19,8 +20,8 @@ const SETTLE_MS = 100;
 export class ConfigStore {
   private config: FuxConfig = DEFAULT_CONFIG;
   private goodOnce = false;
-  /** The bad file's problems (and what is in force instead) until a good load; shown: told to a client. */
-  private problem: { text: string; shown: boolean } | undefined;
+  /** The bad file's problems (and what is in force instead) until a good load. */
+  private readonly problem = new OneTimeNotice();
   private readonly listeners = new Set<(config: FuxConfig) => void>();
   private watcher: fs.FSWatcher | undefined;
   private settle: NodeJS.Timeout | undefined;
@@ -50,12 +51,11 @@ export class ConfigStore {
       if (!(error instanceof ConfigError)) throw error;
       const kept = this.goodOnce ? 'the last good config stays in force' : 'using the defaults';
       this.log.error(`config: ${error.message}\nconfig: ${kept}`);
-      const text = `${error.message}\n${kept}`;
-      if (this.problem?.text !== text) this.problem = { text, shown: false };
+      this.problem.set(`${error.message}\n${kept}`);
       return false;
     }
     this.goodOnce = true;
-    this.problem = undefined;
+    this.problem.clear();
     if (JSON.stringify(next) === JSON.stringify(this.config)) return true;
     this.config = next;
     this.log.info(`config: loaded ${this.file}`);
@@ -68,9 +68,7 @@ export class ConfigStore {
    * once: the first client to ask prints it, later ones get undefined until the file changes.
    */
   takeProblem(): string | undefined {
-    if (!this.problem || this.problem.shown) return undefined;
-    this.problem.shown = true;
-    return this.problem.text;
+    return this.problem.take();
   }
 
   /** Reload on every change of the file from now on (its directory is created if missing). */

@@ -95,6 +95,25 @@ export const configSchema = z.strictObject({
     .describe(
       'a shell command run in a new worktree before its command starts (e.g. `npm ci`); if it fails the worktree is removed',
     ),
+  restore: z
+    .enum(['crash', 'always', 'never'])
+    .default('crash')
+    .describe(
+      "when a starting server brings back the last one's workspaces: after a crash (it did not stop cleanly), always (after `kill-server` too), or never (`fux restore` still can)",
+    ),
+  restore_history: z
+    .number()
+    .int()
+    .min(0)
+    .max(100_000)
+    .default(2000)
+    .describe("lines of each pane's screen and history the journal keeps for a restore"),
+  restore_skip: z
+    .array(z.string().min(1))
+    .default([])
+    .describe(
+      'programs (by name, like "htop") not restarted on restore: their pane shows its history and [exited]',
+    ),
 });
 
 export type FuxConfig = z.infer<typeof configSchema>;

@@ -18,6 +18,7 @@ import { Worktrees } from './worktree/worktrees';
 import { ConfigStore } from './config-store';
 import { Hooks } from './hooks';
 import { HookRecord, hookRecordFile } from './hook-record';
+import { JournalService } from './journal';
 import { platformNotifier } from './notifier';
 import { remoteRouter } from './attach/router';
 import { RemoteService } from './remote/service';
@@ -136,6 +137,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     root: config.current.worktree_root,
     setup: config.current.worktree_setup,
   }));
+  const journal = new JournalService({
+    stateDir: paths.stateDir,
+    socket: paths.socket,
+    workspaces,
+    bus,
+    config: () => config.current,
+    log,
+  });
   const started = Date.now();
   let stopping: Promise<void> | undefined;
   let resolveStopped!: () => void;
@@ -150,7 +159,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       log: paths.log,
     }),
     stop: (reason: string) => void stop(reason),
-    takeConfigProblem: () => config.takeProblem(),
+    // A bad journal is news the same way as a bad config: once, on the next verb's stderr.
+    takeConfigProblem: () =>
+      [config.takeProblem(), journal.takeProblem()].filter((p) => p !== undefined).join('\n') || undefined,
+    restore: { view: () => journal.view(), restoreKept: () => journal.restoreKept() },
   };
   const onError = ({ error, path: proc }: { error: Error & { code: string }; path?: string }): void =>
     log.warn(`${proc ?? '-'}: ${error.code} ${error.message}`);
@@ -227,6 +239,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   }
   log.info(`fux ${version} listening on ${paths.socket} (pid ${process.pid})`);
 
+  // Restored (or not) only now that this server holds the socket: a start that lost the race starts nothing.
+  journal.boot();
+
   // Remote attach: `fux serve --allow` ids join the allow-list; the endpoint starts if anyone is on it.
   const bootAllow = opts.allow ?? allowFromServeEnv(process.env);
   delete process.env.FUX_SERVE_ALLOW; // not for the panes
@@ -252,6 +267,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       config.close();
       notifier.close();
       attach.close();
+      // The last journal, marked closed, before the panes are hung up and leave their workspaces.
+      await journal.close();
       workspaces.hangUpAll();
       await hooks.stopAll();
       fs.closeSync(hookOutput);

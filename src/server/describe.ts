@@ -31,6 +31,7 @@ export function describeWorkspace(ws: Workspace): WorkspaceInfo {
         since: e.agent.since,
         unseen: e.unseen,
         ...(checkoutInfo(cwd) ?? { repo: null, branch: null, worktree: null }),
+        restored: e.restored,
         x: r.x,
         y: r.y,
         cols: r.cols,

@@ -28,6 +28,20 @@ export const exitStatus = z.object({
   signal: z.number().nullable().describe('the signal number that ended it, or null'),
 });
 
+/** How a saved pane came back after a restart (the `workspace.restored` event, `fux restore --dry-run`). */
+export const restoredPane = z.object({
+  id: z.number(),
+  how: z
+    .enum(['restarted', 'resumed', 'not-restarted'])
+    .describe(
+      'restarted: its argv again, in its cwd; resumed: its agent session (claude --resume, codex resume); not-restarted: its history and [exited]',
+    ),
+  command: z.array(z.string()).describe('what it runs now (not-restarted: what it ran before)'),
+  cwd: z.string(),
+  session: z.string().nullable().describe('the agent session id it resumed'),
+  reason: z.string().nullable().describe('why it is not as it was; null when it is'),
+});
+
 export const eventSchemas = {
   'pane.opened': z.object({
     type: z.literal('pane.opened'),
@@ -84,6 +98,19 @@ export const eventSchemas = {
   'client.detached': z
     .object({ type: z.literal('client.detached'), ...base, client: z.string(), reason: z.string() })
     .describe('a client left: it detached, its connection closed, or the workspace went away'),
+  'workspace.restored': z
+    .object({
+      type: z.literal('workspace.restored'),
+      ...base,
+      trigger: z
+        .enum(['crash', 'always', 'manual'])
+        .describe('crash: the last server died; always: config restore = "always"; manual: `fux restore`'),
+      savedAt: z.number().describe('when the journal was written (ms since the epoch)'),
+      restored: z.boolean().describe('false: the workspace did not come back (reason says why)'),
+      reason: z.string().nullable(),
+      panes: z.array(restoredPane),
+    })
+    .describe('a workspace saved before a restart came back, or did not (and why), pane by pane'),
 } as const;
 
 /**

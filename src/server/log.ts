@@ -13,7 +13,11 @@ export class Logger {
 
   private write(level: string, message: string): void {
     const line = `${new Date().toISOString()} ${level} ${message}\n`;
-    if (this.fd !== undefined) fs.writeSync(this.fd, line);
+    try {
+      if (this.fd !== undefined) fs.writeSync(this.fd, line);
+    } catch {
+      // A full disk loses log lines; it must not take the server (and every session) down with it.
+    }
     if (this.toStderr) process.stderr.write(line);
   }
 

@@ -12,6 +12,7 @@ import { attachRouter } from './attach/router';
 import { remoteControlRouter } from './remote/router';
 import { worktreeRouter } from './worktree/router';
 import type { Context } from './trpc';
+import { restoreInputs, restoreOutputs } from './journal/protocol';
 
 function launchOf(input: { argv?: string[]; cwd?: string; env?: Record<string, string> }): Launch {
   return { argv: input.argv, cwd: input.cwd ?? process.cwd(), env: definedEnv(input.env ?? process.env) };
@@ -332,6 +333,27 @@ export const appRouter = t.router({
       signal?.addEventListener('abort', () => wait.cancel(), { once: true });
       return waitResult(wait);
     }),
+
+  restore: t.router({
+    plan: proc
+      .meta({
+        verb: 'restore --list|--dry-run',
+        description:
+          'the journal `fux restore` would bring back (one the server found at start and did not restore), pane by pane, and how each would run',
+      })
+      .input(restoreInputs.plan)
+      .output(restoreOutputs.plan)
+      .query(({ ctx }) => ctx.server.restore.view()),
+    run: proc
+      .meta({
+        verb: 'restore',
+        description:
+          "bring back the kept journal's workspaces (those whose names are free); each gets a workspace.restored event",
+      })
+      .input(restoreInputs.run)
+      .output(restoreOutputs.run)
+      .mutation(({ ctx }) => ({ workspaces: ctx.server.restore.restoreKept() })),
+  }),
 
   server: t.router({
     info: proc

@@ -217,6 +217,7 @@ export const paneInfo = z.object({
     .boolean()
     .describe('the agent finished (working or blocked, then idle) and the pane has not been focused since'),
   ...checkoutFields,
+  restored: z.boolean().describe('it came back from the journal after a restart (issue 12)'),
   ...rect,
 });
 

@@ -7,6 +7,7 @@ import { KeyNameError } from '../protocol/send-keys';
 import type { Workspaces } from './workspaces';
 import type { AttachHub } from './attach/hub';
 import type { Worktrees } from './worktree/worktrees';
+import type { JournalService } from './journal';
 
 /** What the transport tells a procedure about its connection (see src/rpc). */
 export interface ConnectionHandle {
@@ -20,6 +21,8 @@ export interface ServerControl {
   /** The config file's problem if no client has been told yet (see ConfigStore.takeProblem). */
   takeConfigProblem(): string | undefined;
   stop(reason: string): void;
+  /** The journal: what `fux restore` would bring back, and bringing it back. */
+  restore: Pick<JournalService, 'view' | 'restoreKept'>;
 }
 
 export interface Context {

@@ -35,6 +35,10 @@ export interface Floating {
 export interface PaneEntry extends Tiled {
   readonly pane: Pane;
   readonly agent: PaneAgent;
+  /** How it was started, for the journal: the caller's environment, and when (ms since the epoch). */
+  readonly launch: { readonly env: Readonly<Record<string, string>>; readonly at: number };
+  /** It came back from the journal after a restart (`fux list` marks it). */
+  readonly restored: boolean;
 }
 
 /** A popup: a pane like the others (started, watched and reaped the same way) placed over the workspace until it exits. */
@@ -138,6 +142,35 @@ export class Workspace<E extends Tiled = PaneEntry, F extends Floating = PopupEn
       tabs: true,
     };
     return { entry, change };
+  }
+
+  /**
+   * Put back a tab saved before a restart: its id, its layout, and the panes `build` starts for it
+   * (given the tab and each pane's rect, so each program starts at its size). Ids allocated later
+   * never collide with the restored ones.
+   */
+  restoreTab(id: number, layout: TabLayout, build: (tab: Tab, rects: Map<PaneId, Rect>) => E[]): Tab {
+    if (this.tabs.some((t) => t.id === id)) throw new RangeError(`tab ${id} appears twice`);
+    const tab = new Tab(id, layout);
+    for (const e of build(tab, this.rects(tab))) {
+      this.panes.set(e.id, e);
+      this.nextPaneId = Math.max(this.nextPaneId, e.id + 1);
+    }
+    this.tabs.push(tab);
+    this.nextTabId = Math.max(this.nextTabId, id + 1);
+    this.activeTab ??= tab;
+    this.fit(tab);
+    return tab;
+  }
+
+  /** The ids the next pane and tab get (a restored workspace keeps counting from where it was). */
+  get nextIds(): { pane: PaneId; tab: number } {
+    return { pane: this.nextPaneId, tab: this.nextTabId };
+  }
+
+  reserveIds(next: { pane: PaneId; tab: number }): void {
+    this.nextPaneId = Math.max(this.nextPaneId, next.pane);
+    this.nextTabId = Math.max(this.nextTabId, next.tab);
   }
 
   /** The axis `new` splits along: the pane's longer side, in cells (a cell is about twice as tall as wide). */

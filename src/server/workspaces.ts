@@ -1,6 +1,14 @@
-import type { Direction, PaneId, Axis } from './layout';
+import type { Direction, PaneId, Axis, TabLayout } from './layout';
 import { Pane, type CaptureResult, type PaneExit } from './pane';
-import { popupSize, Workspace, type PaneEntry, type PopupEntry, type Size, type Where } from './workspace';
+import {
+  popupSize,
+  Workspace,
+  type PaneEntry,
+  type PopupEntry,
+  type Size,
+  type Tab,
+  type Where,
+} from './workspace';
 import { FuxError, noWorkspace } from './errors';
 import type { EventBus } from './events';
 import { encodeKeys } from '../protocol/send-keys';
@@ -8,7 +16,7 @@ import { fuxEnv } from '../protocol/env';
 import type { AgentDetection } from './agent/agent-detection';
 import { planAnswer, visiblePrompt } from './agent/prompt-answer';
 import type { PromptOption, PromptOptions } from '../protocol/attach';
-import { merge, noChange, type Change } from './change';
+import { merge, noChange, type Change, type OpenedPane } from './change';
 import { Publisher, type WorkspaceWatcher } from './publish';
 
 /** What the caller of `new`/`split` runs and where: its own cwd and environment unless overridden. */
@@ -16,6 +24,26 @@ export interface Launch {
   argv?: string[];
   cwd: string;
   env: Record<string, string>;
+  /** Shown before the program's output: a restored pane's saved history. */
+  preface?: string;
+}
+
+/** A pane to bring back after a restart at its old id (journal/ decides how it runs). */
+export interface RestoringPane {
+  id: PaneId;
+  launch: Launch & { argv: string[] };
+  /** What `list` shows it runs (a pane not restarted shows the program it ran before). */
+  command: string[];
+}
+
+/** A workspace to bring back after a restart: its tabs as they were, ids, layouts and all. */
+export interface RestoringWorkspace {
+  name: string;
+  size: Size;
+  status: Record<string, string>;
+  tabs: Array<{ id: number; layout: TabLayout; panes: RestoringPane[] }>;
+  activeTab: number | undefined;
+  next: { pane: PaneId; tab: number };
 }
 
 export interface ServerSettings {
@@ -165,19 +193,75 @@ export class Workspaces {
     this.byName.set(ws.name, ws);
     const { entry, change } = ws.add(
       id,
-      (tab) => ({
-        id,
-        tab,
-        pane,
-        command: argv,
-        agent: this.detection.watch(pane, (moved) => this.publish(ws, ws.agentMoved(id, moved))),
-        unseen: false,
-      }),
+      (tab) => this.tiled(ws, { id, tab, pane, command: argv, launch }),
       where,
     );
     this.watch(ws, id, pane, true, () => entry.agent.dispose());
     this.publish(ws, change);
     return entry;
+  }
+
+  /** A started pane's entry in its tab: its agent detector watching it, what it was started with. */
+  private tiled(
+    ws: Workspace,
+    p: { id: PaneId; tab: Tab; pane: Pane; command: string[]; launch: Launch },
+    restored = false,
+  ): PaneEntry {
+    return {
+      id: p.id,
+      tab: p.tab,
+      pane: p.pane,
+      command: p.command,
+      agent: this.detection.watch(p.pane, (moved) => this.publish(ws, ws.agentMoved(p.id, moved))),
+      unseen: false,
+      launch: { env: p.launch.env, at: Date.now() },
+      restored,
+    };
+  }
+
+  /**
+   * Bring back a workspace saved before a restart: its tabs, layouts, focus and zoom as they were,
+   * each pane started at its old id and size and showing its saved history first. A workspace of
+   * that name already here is a CONFLICT; a pane that cannot start undoes the whole workspace.
+   */
+  restore(saved: RestoringWorkspace): Workspace {
+    if (this.byName.has(saved.name)) {
+      throw new FuxError('CONFLICT', `workspace ${saved.name} already exists`);
+    }
+    const ws = this.unregistered(saved.name);
+    ws.size = { ...saved.size };
+    const started: PaneEntry[] = [];
+    try {
+      for (const t of saved.tabs) {
+        ws.restoreTab(t.id, t.layout, (tab, rects) =>
+          t.panes.map((p) => {
+            const size = rects.get(p.id) ?? ws.size;
+            const { pane } = this.spawnPane(ws, p.id, p.launch, size);
+            const entry = this.tiled(ws, { id: p.id, tab, pane, command: p.command, launch: p.launch }, true);
+            started.push(entry);
+            return entry;
+          }),
+        );
+      }
+    } catch (err) {
+      for (const e of started) {
+        e.agent.dispose();
+        e.pane.kill('SIGKILL');
+        e.pane.dispose();
+      }
+      throw err;
+    }
+    ws.activeTab = ws.tabs.find((t) => t.id === saved.activeTab) ?? ws.tabs[0];
+    for (const [k, v] of Object.entries(saved.status)) ws.status.set(k, v);
+    ws.reserveIds(saved.next);
+    this.byName.set(ws.name, ws);
+    const opened: OpenedPane[] = [];
+    for (const e of started) {
+      this.watch(ws, e.id, e.pane, true, () => e.agent.dispose());
+      opened.push({ id: e.id, tab: e.tab.id, command: e.command, pid: e.pane.pid });
+    }
+    this.publish(ws, { ...noChange(ws.name), opened, layout: true, tabs: true, status: true });
+    return ws;
   }
 
   /**
@@ -219,6 +303,7 @@ export class Workspaces {
         cols: size.cols,
         rows: size.rows,
         scrollback: this.settings.scrollback,
+        preface: launch.preface,
       });
       return { pane, argv };
     } catch (err) {

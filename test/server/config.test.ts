@@ -17,6 +17,9 @@ const DEFAULTS = {
   notify_delay: 0,
   event_history: 4096,
   worktree_root: '../{repo}.worktrees',
+  restore: 'crash',
+  restore_history: 2000,
+  restore_skip: [],
 };
 
 function problems(text: string): readonly string[] {

@@ -108,6 +108,9 @@ describe('the server process', () => {
   });
 
   test('after a SIGKILL the next verb replaces the stale socket with a fresh server', async () => {
+    // Without a restore, so the fresh server is seen empty (test/server/restore.test.ts restores).
+    fs.mkdirSync(path.join(home.env.XDG_CONFIG_HOME, 'fux'), { recursive: true });
+    fs.writeFileSync(path.join(home.env.XDG_CONFIG_HOME, 'fux', 'config.toml'), 'restore = "never"\n');
     home.cli(['new', '--', 'sleep', '30']);
     const pid = home.serverPid()!;
     process.kill(pid, 'SIGKILL');

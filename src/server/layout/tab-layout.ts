@@ -4,7 +4,15 @@ import { findNeighbour } from './neighbour';
 import { formatNotation, parseNotation } from './notation';
 import { resizePane } from './resize';
 import { containsPane, paneIdsOf, removePane, splitPane } from './tree';
-import type { Axis, Direction, LayoutNode, PaneId, Rect } from './types';
+import { isPane, type Axis, type Direction, type LayoutNode, type PaneId, type Rect } from './types';
+
+function assertRatios(node: LayoutNode): void {
+  if (isPane(node)) return;
+  if (!(node.ratio > 0 && node.ratio < 1))
+    throw new RangeError(`a split ratio is strictly between 0 and 1, got ${node.ratio}`);
+  assertRatios(node.a);
+  assertRatios(node.b);
+}
 
 function assertPaneId(id: PaneId): void {
   if (!Number.isSafeInteger(id) || id < 0)
@@ -35,6 +43,23 @@ export class TabLayout {
     const root = parseNotation(text);
     const layout = new TabLayout(paneIdsOf(root)[0]!);
     layout.#root = root;
+    return layout;
+  }
+
+  /**
+   * A layout saved before a restart: its tree, its focus history (most recent first) and its zoom.
+   * Throws a RangeError when the parts do not fit together (a damaged or hand-edited journal).
+   */
+  static restore(root: LayoutNode, recent: readonly PaneId[], zoomed: PaneId | undefined): TabLayout {
+    const ids = paneIdsOf(root);
+    ids.forEach(assertPaneId);
+    if (new Set(ids).size !== ids.length) throw new RangeError('a pane appears twice in the layout');
+    assertRatios(root);
+    const focusOrder = recent.filter((id) => ids.includes(id));
+    const layout = new TabLayout(focusOrder[0] ?? ids[0]!);
+    layout.#root = root;
+    for (const id of [...focusOrder].reverse()) layout.#history.touch(id);
+    if (zoomed !== undefined) layout.toggleZoom(zoomed);
     return layout;
   }
 

@@ -21,6 +21,8 @@ export interface PaneSpawn {
   rows: number;
   /** Lines of history kept above the viewport (most of them compacted out of the terminal). */
   scrollback: number;
+  /** Text the terminal shows before the program's first output (a restored pane's saved history). */
+  preface?: string;
 }
 
 export interface PaneEvents {
@@ -113,6 +115,8 @@ export class Pane extends TypedEmitter<PaneEvents> {
       throw new Error(`cannot run '${file}': ${(err as Error).message}`, { cause: err });
     }
     this.pid = this.pty.pid;
+    // Queued ahead of the program's output, which cannot arrive before this constructor returns.
+    if (opts.preface) this.pump.push(Buffer.from(opts.preface, 'utf8'));
     // The scrollback's empty inputs (which make xterm parse at once) come back as empty data.
     this.terminal.onData((reply) => {
       if (reply !== '') this.pty.write(reply);

@@ -1,0 +1,127 @@
+/**
+ * The journal on disk: one file per server under the state dir (0700), written whole and
+ * atomically (a temp file, fsync, rename) so a crash mid-write leaves the previous journal, never
+ * half of one. A file that cannot be used is moved aside, never deleted, and never fatal.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { defaultSocketPath } from '../../paths';
+import { issueText } from '../../rpc/error-formatter';
+import { JOURNAL_VERSION, journalSchema, type Journal } from './schema';
+
+export interface JournalPaths {
+  /** What the running server writes, and what the next one restores after a crash. */
+  file: string;
+  /** A journal the server found at start and did not restore, kept for `fux restore`. */
+  previous: string;
+}
+
+/**
+ * The journal of the server on `socket`: `journal.json` for the default socket, else one named by
+ * a hash of the socket path, so a server on a private FUX_SOCKET (a test's) never restores, nor
+ * overwrites, another server's session that shares the state dir.
+ */
+export function journalPaths(
+  stateDir: string,
+  socket: string,
+  env: Record<string, string | undefined> = process.env,
+): JournalPaths {
+  const own = path.resolve(socket) === path.resolve(defaultSocketPath(env));
+  const key = own ? 'journal' : `journal-${createHash('sha256').update(socket).digest('hex').slice(0, 12)}`;
+  return { file: path.join(stateDir, `${key}.json`), previous: path.join(stateDir, `${key}.previous.json`) };
+}
+
+export type JournalRead =
+  | { kind: 'none' }
+  | { kind: 'ok'; journal: Journal }
+  /** Unusable: `problem` says why and where the file went. */
+  | { kind: 'bad'; problem: string };
+
+/** Read a journal; one that is unreadable, damaged or of another version is moved aside. */
+export function readJournal(file: string, socket: string, now: Date = new Date()): JournalRead {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'none' };
+    return { kind: 'bad', problem: `cannot read ${file}: ${(err as Error).message}` };
+  }
+  const why = problemOf(text);
+  if (typeof why === 'string') return { kind: 'bad', problem: `${file} ${why}; ${moveAside(file, now)}` };
+  // Another server's journal (its socket hashed to the same name): not ours to restore or move.
+  if (why.socket !== socket) return { kind: 'none' };
+  return { kind: 'ok', journal: why };
+}
+
+/** The journal in `text`, or what is wrong with it. */
+function problemOf(text: string): Journal | string {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    return `is not JSON (${(err as Error).message})`;
+  }
+  const version = (raw as { version?: unknown } | null)?.version;
+  if (version !== JOURNAL_VERSION) {
+    return `was written by another fux (journal version ${JSON.stringify(version)}; this fux reads version ${JOURNAL_VERSION})`;
+  }
+  const parsed = journalSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return `is damaged (${issue.path.join('.') || 'top'}: ${issueText(issue, raw)})`;
+  }
+  return parsed.data;
+}
+
+/** Move a bad journal to `<file>.corrupt-<time>`; says where it went (or that it could not). */
+function moveAside(file: string, now: Date): string {
+  const aside = `${file}.corrupt-${now.toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    fs.renameSync(file, aside);
+    return `moved it to ${aside} and started empty`;
+  } catch (err) {
+    return `could not move it aside (${(err as Error).message}); started empty`;
+  }
+}
+
+/** The file operations a write needs; a test passes failing ones (a full disk). */
+export type WriteOps = Pick<typeof fs.promises, 'open' | 'rename' | 'rm' | 'mkdir' | 'chmod'>;
+
+/**
+ * Write `text` to `file` whole: to a temp file beside it (0600), flushed to disk, then renamed over
+ * it, so a reader sees the old journal or the new one. The directory is made 0700. On failure the
+ * temp file is removed and the old journal stays.
+ */
+export async function writeAtomically(
+  file: string,
+  text: string,
+  ops: WriteOps = fs.promises,
+): Promise<void> {
+  const dir = path.dirname(file);
+  await ops.mkdir(dir, { recursive: true, mode: 0o700 });
+  await ops.chmod(dir, 0o700);
+  const temp = `${file}.tmp-${process.pid}`;
+  try {
+    const handle = await ops.open(temp, 'w', 0o600);
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await ops.rename(temp, file);
+  } catch (err) {
+    await ops.rm(temp, { force: true }).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Keep a journal the server did not restore for `fux restore`, in place of any older one. */
+export function keepAsPrevious(paths: JournalPaths): void {
+  try {
+    fs.renameSync(paths.file, paths.previous);
+  } catch {
+    // nothing there, or not movable: then there is nothing to restore by hand either
+  }
+}

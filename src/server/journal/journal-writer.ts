@@ -1,0 +1,157 @@
+import type { WorkspaceWatcher } from '../publish';
+import type { Workspaces } from '../workspaces';
+import { writeAtomically, type WriteOps } from './journal-file';
+import { historyText, snapshot, type AgentSessions } from './snapshot';
+import type { PaneId } from '../layout';
+import type { PaneEntry } from '../workspace';
+import { version } from '../version';
+
+export interface JournalLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface WriterOptions {
+  file: string;
+  socket: string;
+  workspaces: Workspaces;
+  sessions: AgentSessions;
+  serverEnv: Readonly<Record<string, string | undefined>>;
+  /** `restore_history`, read at each write so a config change takes effect. */
+  historyLines: () => number;
+  log: JournalLog;
+  ops?: WriteOps;
+  /** After a change of structure, focus, title or agent state: at most one write per this long. */
+  changeMs?: number;
+  /** After output (history, cwd): at most one write per this long. */
+  outputMs?: number;
+}
+
+/**
+ * Keeps the journal up to date without touching the output path: a change of the workspaces
+ * (a split, a focus, a title, an agent's state) schedules a write within `changeMs`; output only
+ * sets a flag, which a slow timer turns into a write every `outputMs` (history and cwd change with
+ * output). One write at a time; writes that fail (a full disk) are logged once and retried on the
+ * next change.
+ */
+export class JournalWriter {
+  private readonly changeMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly slow: NodeJS.Timeout;
+  private outputSince = false;
+  /** Panes that printed since their history was last rendered, by workspace. */
+  private dirty = new Map<string, Set<PaneId>>();
+  /** Each pane's history as last rendered, and for how many lines. */
+  private readonly histories = new WeakMap<PaneEntry, { lines: number; text: string }>();
+  private writing: Promise<void> | undefined;
+  private again = false;
+  private lastError: string | undefined;
+  private closed = false;
+  private readonly unwatch: () => void;
+
+  constructor(private readonly o: WriterOptions) {
+    this.changeMs = o.changeMs ?? 1000;
+    const watcher: WorkspaceWatcher = {
+      changed: () => this.soon(),
+      output: (workspace, id) => {
+        this.outputSince = true;
+        let panes = this.dirty.get(workspace);
+        if (!panes) this.dirty.set(workspace, (panes = new Set()));
+        panes.add(id);
+      },
+      bell: () => undefined,
+    };
+    this.unwatch = o.workspaces.watchAll(watcher);
+    this.slow = setInterval(() => {
+      if (this.outputSince) this.soon();
+    }, o.outputMs ?? 5000);
+    this.slow.unref();
+  }
+
+  /** Write within `changeMs` (a write already due takes this change along). */
+  soon(): void {
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.write(false);
+    }, this.changeMs);
+    this.timer.unref();
+  }
+
+  /**
+   * Render the history of every pane that printed since its last rendering (or was never
+   * rendered), one pane per turn of the event loop, so that a snapshot of many panes never holds
+   * up the others' output for long. The last write (`now`) does them all at once.
+   */
+  private async renderHistories(now: boolean): Promise<void> {
+    const lines = this.o.historyLines();
+    const dirty = this.dirty;
+    this.dirty = new Map();
+    for (const ws of this.o.workspaces.all()) {
+      for (const e of [...ws.panes.values()]) {
+        const kept = this.histories.get(e);
+        if (kept?.lines === lines && !dirty.get(ws.name)?.has(e.id)) continue;
+        if (!ws.panes.has(e.id)) continue; // closed while an earlier pane was rendered
+        this.histories.set(e, { lines, text: historyText(e, lines) });
+        if (!now) await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+  }
+
+  /** The last write, marked closed: a clean stop. No writes after it. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.slow);
+    this.unwatch();
+    await this.writing;
+    await this.write(true);
+  }
+
+  private async write(closed: boolean): Promise<void> {
+    if (this.writing) {
+      this.again = true;
+      return this.writing;
+    }
+    this.writing = this.writeOnce(closed);
+    try {
+      await this.writing;
+    } finally {
+      this.writing = undefined;
+    }
+    if (this.again && !this.closed) {
+      this.again = false;
+      await this.write(false);
+    }
+  }
+
+  private async writeOnce(closed: boolean): Promise<void> {
+    this.outputSince = false;
+    await this.renderHistories(closed);
+    const all = this.o.workspaces.all();
+    this.o.sessions.refresh(all.flatMap((ws) => [...ws.panes.values()]));
+    const journal = snapshot(all, {
+      fux: version,
+      socket: this.o.socket,
+      serverEnv: this.o.serverEnv,
+      history: (e) => this.histories.get(e)?.text ?? '',
+      sessions: this.o.sessions,
+      closed,
+      now: Date.now(),
+    });
+    try {
+      await writeAtomically(this.o.file, JSON.stringify(journal), this.o.ops);
+      if (this.lastError !== undefined) this.o.log.info(`journal: writing ${this.o.file} again`);
+      this.lastError = undefined;
+    } catch (err) {
+      const message = (err as Error).message;
+      // A full disk fails every write alike: say so once, not every few seconds.
+      if (message !== this.lastError) {
+        this.o.log.warn(
+          `journal: cannot write ${this.o.file} (${message}); the server carries on, and a restart restores the last journal written`,
+        );
+      }
+      this.lastError = message;
+    }
+  }
+}

@@ -1,0 +1,122 @@
+import type { PaneEntry, Workspace } from '../workspace';
+import { agentOfArgv, findSessions } from './agent-session';
+import {
+  JOURNAL_VERSION,
+  type AgentSession,
+  type Journal,
+  type SavedPane,
+  type SavedWorkspace,
+} from './schema';
+
+/**
+ * The agent session each agent pane is in, as last found in the agent's own transcripts. A lookup
+ * that finds nothing keeps what was known (a pane resumed a moment ago has not written yet).
+ */
+export class AgentSessions {
+  private readonly known = new WeakMap<PaneEntry, AgentSession>();
+
+  set(entry: PaneEntry, session: AgentSession): void {
+    this.known.set(entry, session);
+  }
+
+  get(entry: PaneEntry): AgentSession | undefined {
+    return this.known.get(entry);
+  }
+
+  /** Look again for every agent pane's session. */
+  refresh(entries: readonly PaneEntry[]): void {
+    const agents = entries.flatMap((e) => {
+      const agent = agentOfArgv(e.command);
+      return agent ? [{ e, agent }] : [];
+    });
+    const ids = findSessions(
+      agents.map(({ e, agent }) => ({ agent, cwd: e.pane.cwd, env: e.launch.env, since: e.launch.at })),
+    );
+    agents.forEach(({ e, agent }, i) => {
+      const id = ids[i];
+      if (id !== undefined) this.known.set(e, { agent, id });
+    });
+  }
+}
+
+export interface SnapshotOptions {
+  /** The fux version writing it. */
+  fux: string;
+  socket: string;
+  /** The server's own environment: a pane's saved environment is what it adds to this. */
+  serverEnv: Readonly<Record<string, string | undefined>>;
+  /** Each pane's saved history (see `historyText`; the writer keeps them between snapshots). */
+  history: (entry: PaneEntry) => string;
+  sessions: AgentSessions;
+  closed: boolean;
+  now: number;
+}
+
+/** The journal of these workspaces as they are now. */
+export function snapshot(workspaces: readonly Workspace[], o: SnapshotOptions): Journal {
+  return {
+    version: JOURNAL_VERSION,
+    fux: o.fux,
+    socket: o.socket,
+    savedAt: o.now,
+    closed: o.closed,
+    workspaces: workspaces.filter((ws) => ws.panes.size > 0).map((ws) => savedWorkspace(ws, o)),
+  };
+}
+
+function savedWorkspace(ws: Workspace, o: SnapshotOptions): SavedWorkspace {
+  return {
+    name: ws.name,
+    cols: ws.size.cols,
+    rows: ws.size.rows,
+    status: Object.fromEntries(ws.status),
+    tabs: ws.tabs.map((tab) => ({
+      id: tab.id,
+      layout: tab.layout.toJSON(),
+      recent: tab.layout.recentlyFocused(),
+      zoomed: tab.layout.zoomed ?? null,
+    })),
+    activeTab: ws.activeTab?.id ?? null,
+    next: ws.nextIds,
+    panes: [...ws.panes.values()].map((e) => savedPane(e, o)),
+  };
+}
+
+function savedPane(e: PaneEntry, o: SnapshotOptions): SavedPane {
+  const status = e.agent.current;
+  return {
+    id: e.id,
+    tab: e.tab.id,
+    argv: e.command,
+    cwd: e.pane.currentCwd(),
+    env: additions(e.launch.env, o.serverEnv),
+    title: e.pane.title,
+    agent: status.agent ?? null,
+    state: status.state,
+    started: e.launch.at,
+    session: o.sessions.get(e) ?? null,
+    history: o.history(e),
+  };
+}
+
+/** The variables of `env` that `base` lacks or has otherwise, less fux's own (set again on restore). */
+function additions(
+  env: Readonly<Record<string, string>>,
+  base: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (base[k] !== v && !k.startsWith('FUX_')) out[k] = v;
+  return out;
+}
+
+/**
+ * The pane's last `lines` lines (history and screen), as `capture -e` renders them: plain text,
+ * SGR only on lines that have style; blank lines at the bottom dropped. At most 128 KiB, the
+ * capture's own cap, which bounds the journal per pane.
+ */
+export function historyText(e: PaneEntry, lines: number): string {
+  if (lines === 0) return '';
+  const text = e.pane.capture({ attrs: true, scrollback: lines }).text;
+  const rows = text.replace(/\n+$/, '').split('\n');
+  return rows.slice(Math.max(0, rows.length - lines)).join('\n');
+}
