@@ -71,7 +71,9 @@ export const eventSchemas = {
       question: z
         .string()
         .nullable()
-        .describe("blocked on a visible question: the first line of the screen's blocker region; else null"),
+        .describe(
+          "blocked on a visible question: the line of the screen's blocker region that asks (ends in ?), else its first line; else null",
+        ),
     })
     .describe(
       "a pane's agent changed state (or its visible flags changed): zor's rules on the pane's screen, or the pane's own OSC 7877 report; `exited` is the agent's exit (the shell is back), never reported as idle",

@@ -44,6 +44,11 @@ export interface VerdictEvent {
 
 export type DetectorEvent = MachineEvent | VerdictEvent;
 
+/** A line of a region without the box it may be drawn in (`│ Allow execution? │`) or its padding. */
+function unboxed(line: string): string {
+  return line.replace(/^[\s│┃║╭╮╰╯─]+|[\s│┃║╭╮╰╯─]+$/gu, '');
+}
+
 function sameVerdict(a: Verdict | undefined, b: Verdict): boolean {
   return a !== undefined && a.state === b.state && a.rule === b.rule;
 }
@@ -79,8 +84,8 @@ export class Detector {
   }
 
   /**
-   * The question of a visible blocker: the first non-blank line of the region the winning blocker
-   * rule read, while the last verdict is one (at most QUESTION_MAX characters: it goes into
+   * The question of a visible blocker: the first line ending in `?` of the region the winning
+   * blocker rule read, else its first non-blank line, while the last verdict is one (at most QUESTION_MAX characters: it goes into
    * events and notifications); `undefined` otherwise.
    */
   blockerQuestion(): string | undefined {
@@ -88,10 +93,13 @@ export class Detector {
     const verdict = this.verdict;
     if (set === undefined || verdict?.region === undefined || !verdict.visible.blocker) return undefined;
     const { lines } = new RegionReader(this.options.screen, set).read(verdict.region);
-    const first = lines.map((line) => line.trim()).find((line) => line.length > 0);
-    return first !== undefined && first.length > QUESTION_MAX
-      ? `${first.slice(0, QUESTION_MAX - 1)}…`
-      : first;
+    const text = lines.map(unboxed).filter((line) => line.length > 0);
+    // A prompt often heads its question with a label ("Bash command", the command itself): the
+    // line that asks ("Do you want to proceed?") says more in a notification, when there is one.
+    const question = text.find((line) => line.endsWith('?')) ?? text[0];
+    return question !== undefined && question.length > QUESTION_MAX
+      ? `${question.slice(0, QUESTION_MAX - 1)}…`
+      : question;
   }
 
   /** The rule set in use, when an agent is identified. */

@@ -79,7 +79,7 @@ describe('agent state', () => {
       previous: 'working',
       state: 'blocked',
       visible: ['blocker'],
-      question: 'Bash command',
+      question: 'Do you want to proceed?',
       seq: expect.any(Number),
       ts: expect.any(Number),
     });

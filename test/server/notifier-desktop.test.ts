@@ -57,7 +57,11 @@ linux('desktop notifications', () => {
     await draw(id, 'working');
     await draw(id, 'blocked');
     const [call] = await until(() => recorded().length > 0 && recorded(), 10_000, 'a notify-send call');
-    expect(call).toEqual(['--app-name=fux', 'claude needs you', `pane ${id} (main) asks: Bash command`]);
+    expect(call).toEqual([
+      '--app-name=fux',
+      'claude needs you',
+      `pane ${id} (main) asks: Do you want to proceed?`,
+    ]);
   });
 
   test('with notify = false nothing is sent, and turning it back on in the running server takes effect', async () => {
@@ -83,7 +87,7 @@ linux('desktop notifications', () => {
     await draw(loud, 'blocked');
     await until(() => recorded().length > 0, 10_000, 'a notify-send call');
     // The first pane's blocked prompt came seconds earlier; had it been sent, it would be here.
-    expect(recorded().map((argv) => argv[2])).toEqual([`pane ${loud} (main) asks: Bash command`]);
+    expect(recorded().map((argv) => argv[2])).toEqual([`pane ${loud} (main) asks: Do you want to proceed?`]);
   });
 
   test('one notification per transition, none for the pane an attached client looks at, and pane.seen when the other is looked at', async () => {
@@ -128,7 +132,7 @@ linux('desktop notifications', () => {
     await draw(away, 'idle');
     await until(() => recorded().length >= 2, 10_000, 'two notify-send calls');
     expect(recorded().map((argv) => argv.slice(1))).toEqual([
-      ['claude needs you', `pane ${away} (main) asks: Bash command`],
+      ['claude needs you', `pane ${away} (main) asks: Do you want to proceed?`],
       ['claude finished', `pane ${away} (main) is back at its prompt`],
     ]);
 

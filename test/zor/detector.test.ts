@@ -89,6 +89,16 @@ describe('Detector', () => {
     expect(detector.blockerQuestion()).toBeUndefined();
   });
 
+  it('prefers the line that asks, and reads it out of the box the prompt is drawn in', async () => {
+    const { table, runUntil, output, detector } = setup();
+    runUntil(0);
+    table.foreground(AGENT, proc(AGENT, 'testagent', ['testagent']));
+    runUntil(1000);
+    const dialog = `\x1b[H\x1b[2J${RULE}\r\n\r\n│ Bash command │\r\n│ Run it now? │\r\n 1. Yes\r\n Enter to select · Esc to cancel\r\n`;
+    expect(transitions(await output(dialog))).toEqual(['none→blocked']);
+    expect(detector.blockerQuestion()).toBe('Run it now?');
+  });
+
   it('publishes a visible prompt at once, skipping the hold', async () => {
     const { table, runUntil, output } = setup();
     table.foreground(AGENT, proc(AGENT, 'testagent', ['testagent']));
