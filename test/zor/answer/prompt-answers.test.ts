@@ -135,6 +135,56 @@ describe('the options of a Codex prompt', () => {
   });
 });
 
+describe('the options of a Gemini CLI prompt', () => {
+  it.each(['permission-command', 'permission-command-80x24'])(
+    '%s: yes, always, no, read inside the box',
+    (name) => {
+      const p = prompt('gemini', name);
+      expect(p.rule).toBe('permission_dialog');
+      expect(labels(p)).toEqual([
+        '>1. Allow once',
+        ' 2. Allow for this session',
+        ' 3. No, suggest changes (esc)',
+      ]);
+      expect([picked(p, 'yes'), picked(p, 'always'), picked(p, 'no'), picked(p, '2')]).toEqual([
+        '1',
+        '2',
+        '3',
+        '2',
+      ]);
+    },
+  );
+
+  it.each(['permission-write', 'permission-write-80x24'])('%s: four options, no is the last', (name) => {
+    const p = prompt('gemini', name);
+    expect(labels(p)).toEqual([
+      '>1. Allow once',
+      ' 2. Allow for this session',
+      ' 3. Modify with external editor',
+      ' 4. No, suggest changes (esc)',
+    ]);
+    expect([picked(p, 'yes'), picked(p, 'always'), picked(p, 'no')]).toEqual(['1', '2', '4']);
+  });
+
+  it.each(['startup-trust', 'startup-trust-80x24'])('%s: yes trusts the folder, no does not', (name) => {
+    const p = prompt('gemini', name);
+    expect(p.rule).toBe('choice_dialog');
+    expect(labels(p)).toEqual([
+      '>1. Trust folder (project)',
+      ' 2. Trust parent folder (trust)',
+      " 3. Don't trust",
+    ]);
+    expect([picked(p, 'yes'), picked(p, 'no')]).toEqual(['1', '3']);
+    expect(picked(p, 'always')).toMatch(/^the prompt has no "always" option; /);
+  });
+
+  it('the option is chosen by moving the cursor from 1 and pressing Enter', () => {
+    const p = prompt('gemini', 'permission-write');
+    expect(answerKeys(p, p.options[0]!)).toEqual({ keys: ['Enter'] });
+    expect(answerKeys(p, p.options[3]!)).toEqual({ keys: ['Down', 'Down', 'Down', 'Enter'] });
+  });
+});
+
 describe('a screen with no prompt to answer', () => {
   it.each([
     ['claude', 'idle-after-reply', 'idle'],
@@ -143,6 +193,10 @@ describe('a screen with no prompt to answer', () => {
     ['codex', 'guard-typed-question', 'idle'],
     ['codex', 'working-streaming', 'working'],
     ['claude', 'model-picker', 'skip'],
+    ['gemini', 'model-picker', 'skip'],
+    ['gemini', 'idle-after-reply', 'idle'],
+    ['gemini', 'working-tool', 'working'],
+    ['gemini', 'guard-typed-question', 'idle'],
   ])('%s/%s is not blocked (%s)', (agent, name, state) => {
     expect(reading(agent, name)).toEqual({ ok: false, reason: 'not-blocked', state });
   });
