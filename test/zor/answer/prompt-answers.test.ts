@@ -185,6 +185,13 @@ describe('the options of a Gemini CLI prompt', () => {
   });
 });
 
+describe('an OpenCode prompt', () => {
+  // Its row of buttons shows the selection only by colour; rules/opencode.toml says why it has no answers.
+  it.each(['permission-command', 'permission-write-80x24'])('%s is blocked but has no answers', (name) => {
+    expect(reading('opencode', name)).toEqual({ ok: false, reason: 'no-answers', rule: 'permission_prompt' });
+  });
+});
+
 describe('a screen with no prompt to answer', () => {
   it.each([
     ['claude', 'idle-after-reply', 'idle'],
