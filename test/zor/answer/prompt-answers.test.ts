@@ -35,6 +35,9 @@ function picked(p: VisiblePrompt, choice: string): string {
   return 'option' in r ? `${r.option.number}` : r.problem;
 }
 
+/** Which option each choice picks, in order. */
+const picks = (p: VisiblePrompt, ...choices: string[]) => choices.map((choice) => picked(p, choice));
+
 describe('the options of a Claude Code prompt', () => {
   it.each(['permission-bash', 'permission-bash-80x24'])('%s: yes, always, no and N', (name) => {
     const p = prompt('claude', name);
@@ -44,12 +47,7 @@ describe('the options of a Claude Code prompt', () => {
       ' 2. Yes, and always allow access to project/ from this project',
       ' 3. No',
     ]);
-    expect([picked(p, 'yes'), picked(p, 'always'), picked(p, 'no'), picked(p, '2')]).toEqual([
-      '1',
-      '2',
-      '3',
-      '2',
-    ]);
+    expect(picks(p, 'yes', 'always', 'no', '2')).toEqual(['1', '2', '3', '2']);
   });
 
   it('a file write: always is "allow all edits during this session"', () => {
@@ -59,7 +57,7 @@ describe('the options of a Claude Code prompt', () => {
       ' 2. Yes, allow all edits during this session (shift+tab)',
       ' 3. No',
     ]);
-    expect([picked(p, 'yes'), picked(p, 'always'), picked(p, 'no')]).toEqual(['1', '2', '3']);
+    expect(picks(p, 'yes', 'always', 'no')).toEqual(['1', '2', '3']);
   });
 
   it('the question tool: its options across the rule, none of them a yes', () => {
@@ -76,7 +74,7 @@ describe('the options of a Claude Code prompt', () => {
     const p = prompt('claude', 'plan-approval-80x24');
     expect(p.rule).toBe('choice_list');
     expect(labels(p)).toEqual(['>1. Yes', ' 2. No']);
-    expect([picked(p, 'yes'), picked(p, 'no')]).toEqual(['1', '2']);
+    expect(picks(p, 'yes', 'no')).toEqual(['1', '2']);
     expect(picked(p, 'always')).toMatch(
       /^the prompt has no "always" option; the options on screen: 1\. Yes · 2\. No$/,
     );
@@ -91,7 +89,7 @@ describe('the options of a Claude Code prompt', () => {
   it('the trust dialog: yes is "Yes, I trust this folder"', () => {
     const p = prompt('claude', 'startup-trust-80x24');
     expect(labels(p)).toEqual(['>1. Yes, I trust this folder', ' 2. No, exit']);
-    expect([picked(p, 'yes'), picked(p, 'no')]).toEqual(['1', '2']);
+    expect(picks(p, 'yes', 'no')).toEqual(['1', '2']);
   });
 
   it('the option is chosen by typing its digit', () => {
@@ -111,7 +109,7 @@ describe('the options of a Codex prompt', () => {
       /^Yes, and don't ask again for commands that start with `touch made-by-/,
     );
     expect(p.options[2]!.label).toBe('No, and tell Codex what to do differently (esc)');
-    expect([picked(p, 'yes'), picked(p, 'always'), picked(p, 'no')]).toEqual(['1', '2', '3']);
+    expect(picks(p, 'yes', 'always', 'no')).toEqual(['1', '2', '3']);
     expect(answerKeys(p, p.options[1]!)).toEqual({ keys: ['2'] });
   });
 
@@ -136,46 +134,32 @@ describe('the options of a Codex prompt', () => {
 });
 
 describe('the options of a Gemini CLI prompt', () => {
-  it.each(['permission-command', 'permission-command-80x24'])(
-    '%s: yes, always, no, read inside the box',
-    (name) => {
-      const p = prompt('gemini', name);
-      expect(p.rule).toBe('permission_dialog');
-      expect(labels(p)).toEqual([
-        '>1. Allow once',
-        ' 2. Allow for this session',
-        ' 3. No, suggest changes (esc)',
-      ]);
-      expect([picked(p, 'yes'), picked(p, 'always'), picked(p, 'no'), picked(p, '2')]).toEqual([
-        '1',
-        '2',
-        '3',
-        '2',
-      ]);
-    },
-  );
-
-  it.each(['permission-write', 'permission-write-80x24'])('%s: four options, no is the last', (name) => {
+  // Each screen's rule, its options as read inside the box, and what yes, always and no pick.
+  const ALLOW = ['>1. Allow once', ' 2. Allow for this session'];
+  const NO = 'No, suggest changes (esc)';
+  const TRUST = ['>1. Trust folder (project)', ' 2. Trust parent folder (trust)', " 3. Don't trust"];
+  const NO_ALWAYS =
+    'the prompt has no "always" option; the options on screen: 1. Trust folder (project) · 2. Trust parent folder (trust) · 3. Don\'t trust';
+  it.each([
+    ['permission-command', 'permission_dialog', [...ALLOW, ` 3. ${NO}`], ['1', '2', '3']],
+    ['permission-command-80x24', 'permission_dialog', [...ALLOW, ` 3. ${NO}`], ['1', '2', '3']],
+    [
+      'permission-write',
+      'permission_dialog',
+      [...ALLOW, ' 3. Modify with external editor', ` 4. ${NO}`],
+      ['1', '2', '4'],
+    ],
+    [
+      'permission-write-80x24',
+      'permission_dialog',
+      [...ALLOW, ' 3. Modify with external editor', ` 4. ${NO}`],
+      ['1', '2', '4'],
+    ],
+    ['startup-trust', 'choice_dialog', TRUST, ['1', NO_ALWAYS, '3']],
+    ['startup-trust-80x24', 'choice_dialog', TRUST, ['1', NO_ALWAYS, '3']],
+  ])('%s: %s, yes, always and no', (name, rule, options, yesAlwaysNo) => {
     const p = prompt('gemini', name);
-    expect(labels(p)).toEqual([
-      '>1. Allow once',
-      ' 2. Allow for this session',
-      ' 3. Modify with external editor',
-      ' 4. No, suggest changes (esc)',
-    ]);
-    expect([picked(p, 'yes'), picked(p, 'always'), picked(p, 'no')]).toEqual(['1', '2', '4']);
-  });
-
-  it.each(['startup-trust', 'startup-trust-80x24'])('%s: yes trusts the folder, no does not', (name) => {
-    const p = prompt('gemini', name);
-    expect(p.rule).toBe('choice_dialog');
-    expect(labels(p)).toEqual([
-      '>1. Trust folder (project)',
-      ' 2. Trust parent folder (trust)',
-      " 3. Don't trust",
-    ]);
-    expect([picked(p, 'yes'), picked(p, 'no')]).toEqual(['1', '3']);
-    expect(picked(p, 'always')).toMatch(/^the prompt has no "always" option; /);
+    expect([p.rule, labels(p), picks(p, 'yes', 'always', 'no')]).toEqual([rule, options, yesAlwaysNo]);
   });
 
   it('the option is chosen by moving the cursor from 1 and pressing Enter', () => {
