@@ -1,4 +1,4 @@
-// `fux answer` end to end (issue 14): the real Claude Code and Codex in fux panes, offline against
+// `fux answer` end to end (issue 14): the real Claude Code, Codex and Gemini CLI in fux panes, offline against
 // the fake model server, each driven to a permission prompt by a tool call and answered without
 // attaching; the tool runs (or does not) as chosen and the agent goes on to idle. And the refusals.
 import * as fs from 'node:fs';
@@ -6,8 +6,9 @@ import * as path from 'node:path';
 import type { FuxClient } from '../../src/client';
 import { prepareClaude, type ClaudeRun } from '../agents/claude';
 import { endCodexDaemons, prepareCodex, type CodexRun } from '../agents/codex';
+import { prepareGemini, type GeminiRun } from '../agents/gemini';
 import { findInstalledAgent, type AgentName } from '../agents/installed';
-import { claudeBash, claudeWrite, codexExec, text } from '../fake-model/replies';
+import { claudeBash, claudeWrite, codexExec, geminiShell, text } from '../fake-model/replies';
 import { FakeModelServer } from '../fake-model/server';
 import { FuxHome, until, type CliResult } from '../helpers/home';
 
@@ -18,6 +19,7 @@ let home: FuxHome | undefined;
 let model: FakeModelServer | undefined;
 let claudeRun: ClaudeRun | undefined;
 let codexRun: CodexRun | undefined;
+let geminiRun: GeminiRun | undefined;
 afterEach(async () => {
   await home?.close();
   home = undefined;
@@ -25,7 +27,8 @@ afterEach(async () => {
   await model?.close();
   await claudeRun?.sandbox.remove();
   await codexRun?.sandbox.remove();
-  model = claudeRun = codexRun = undefined;
+  await geminiRun?.sandbox.remove();
+  model = claudeRun = codexRun = geminiRun = undefined;
 });
 
 function liveFor(agent: AgentName): jest.It {
@@ -76,7 +79,7 @@ type AgentPane = Awaited<ReturnType<typeof paneOf>> & {
 /** The installed agent in a pane of a fresh server, offline against a fresh fake model, at its prompt. */
 async function agentAtPrompt(
   agent: AgentName,
-  prepare: (bin: string, origin: string) => Promise<ClaudeRun | CodexRun>,
+  prepare: (bin: string, origin: string) => Promise<ClaudeRun | CodexRun | GeminiRun>,
 ): Promise<AgentPane> {
   const found = findInstalledAgent(agent);
   if ('missing' in found) throw new Error(found.missing);
@@ -219,6 +222,48 @@ describe('fux answer', () => {
       expect(cli('answer', String(id), 'yes').stderr).toContain(
         'is not blocked on a prompt: it is idle (codex)',
       );
+    },
+    180_000,
+  );
+  liveFor('gemini')(
+    'approves a real Gemini CLI command with yes, moving its cursor and pressing Enter',
+    async () => {
+      const pane = await agentAtPrompt('gemini', async (bin, origin) => {
+        geminiRun = await prepareGemini({ bin, origin, cols: 120, rows: 40 });
+        return geminiRun;
+      });
+      const { id, cli, reach, submit, model } = pane;
+
+      model.enqueue(
+        geminiShell('touch made-by-gemini.txt', 'Create a marker file'),
+        text('The marker is made.'),
+      );
+      await submit('Create the marker file');
+      await reach('blocked', 'the command permission prompt');
+      expect(JSON.parse(cli('answer', String(id), '--json').stdout)).toEqual({
+        rule: 'permission_dialog',
+        options: [
+          { number: 1, label: 'Allow once', cursor: true },
+          { number: 2, label: 'Allow for this session', cursor: false },
+          { number: 3, label: 'No, suggest changes (esc)', cursor: false },
+        ],
+      });
+      const approved = cli('answer', String(id), 'yes');
+      expect(approved.stderr).toBe('');
+      expect(approved.stdout.trim()).toBe(`pane ${id}: chose 1. Allow once`);
+      await toolRanAndAgentWentOn(pane, 'made-by-gemini.txt', 'The marker is made.');
+
+      // Declining is the last option: the cursor moves down twice before Enter.
+      model.enqueue(geminiShell('touch not-made.txt', 'Create another file'), text('Left it alone.'));
+      await submit('Create another file');
+      await reach('blocked', 'the second permission prompt');
+      const declined = JSON.parse(cli('answer', String(id), 'no', '--json').stdout) as unknown;
+      expect(declined).toMatchObject({
+        option: { number: 3, label: 'No, suggest changes (esc)' },
+        keys: ['Down', 'Down', 'Enter'],
+      });
+      await reach('idle', 'Gemini CLI back at its prompt after declining');
+      expect(fs.existsSync(path.join(pane.workdir, 'not-made.txt'))).toBe(false);
     },
     180_000,
   );

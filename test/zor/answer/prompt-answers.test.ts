@@ -35,6 +35,9 @@ function picked(p: VisiblePrompt, choice: string): string {
   return 'option' in r ? `${r.option.number}` : r.problem;
 }
 
+/** Which option each choice picks, in order. */
+const picks = (p: VisiblePrompt, ...choices: string[]) => choices.map((choice) => picked(p, choice));
+
 describe('the options of a Claude Code prompt', () => {
   it.each(['permission-bash', 'permission-bash-80x24'])('%s: yes, always, no and N', (name) => {
     const p = prompt('claude', name);
@@ -44,12 +47,7 @@ describe('the options of a Claude Code prompt', () => {
       ' 2. Yes, and always allow access to project/ from this project',
       ' 3. No',
     ]);
-    expect([picked(p, 'yes'), picked(p, 'always'), picked(p, 'no'), picked(p, '2')]).toEqual([
-      '1',
-      '2',
-      '3',
-      '2',
-    ]);
+    expect(picks(p, 'yes', 'always', 'no', '2')).toEqual(['1', '2', '3', '2']);
   });
 
   it('a file write: always is "allow all edits during this session"', () => {
@@ -59,7 +57,7 @@ describe('the options of a Claude Code prompt', () => {
       ' 2. Yes, allow all edits during this session (shift+tab)',
       ' 3. No',
     ]);
-    expect([picked(p, 'yes'), picked(p, 'always'), picked(p, 'no')]).toEqual(['1', '2', '3']);
+    expect(picks(p, 'yes', 'always', 'no')).toEqual(['1', '2', '3']);
   });
 
   it('the question tool: its options across the rule, none of them a yes', () => {
@@ -76,7 +74,7 @@ describe('the options of a Claude Code prompt', () => {
     const p = prompt('claude', 'plan-approval-80x24');
     expect(p.rule).toBe('choice_list');
     expect(labels(p)).toEqual(['>1. Yes', ' 2. No']);
-    expect([picked(p, 'yes'), picked(p, 'no')]).toEqual(['1', '2']);
+    expect(picks(p, 'yes', 'no')).toEqual(['1', '2']);
     expect(picked(p, 'always')).toMatch(
       /^the prompt has no "always" option; the options on screen: 1\. Yes · 2\. No$/,
     );
@@ -91,7 +89,7 @@ describe('the options of a Claude Code prompt', () => {
   it('the trust dialog: yes is "Yes, I trust this folder"', () => {
     const p = prompt('claude', 'startup-trust-80x24');
     expect(labels(p)).toEqual(['>1. Yes, I trust this folder', ' 2. No, exit']);
-    expect([picked(p, 'yes'), picked(p, 'no')]).toEqual(['1', '2']);
+    expect(picks(p, 'yes', 'no')).toEqual(['1', '2']);
   });
 
   it('the option is chosen by typing its digit', () => {
@@ -111,7 +109,7 @@ describe('the options of a Codex prompt', () => {
       /^Yes, and don't ask again for commands that start with `touch made-by-/,
     );
     expect(p.options[2]!.label).toBe('No, and tell Codex what to do differently (esc)');
-    expect([picked(p, 'yes'), picked(p, 'always'), picked(p, 'no')]).toEqual(['1', '2', '3']);
+    expect(picks(p, 'yes', 'always', 'no')).toEqual(['1', '2', '3']);
     expect(answerKeys(p, p.options[1]!)).toEqual({ keys: ['2'] });
   });
 
@@ -135,6 +133,49 @@ describe('the options of a Codex prompt', () => {
   });
 });
 
+describe('the options of a Gemini CLI prompt', () => {
+  // Each screen's rule, its options as read inside the box, and what yes, always and no pick.
+  const ALLOW = ['>1. Allow once', ' 2. Allow for this session'];
+  const NO = 'No, suggest changes (esc)';
+  const TRUST = ['>1. Trust folder (project)', ' 2. Trust parent folder (trust)', " 3. Don't trust"];
+  const NO_ALWAYS =
+    'the prompt has no "always" option; the options on screen: 1. Trust folder (project) · 2. Trust parent folder (trust) · 3. Don\'t trust';
+  it.each([
+    ['permission-command', 'permission_dialog', [...ALLOW, ` 3. ${NO}`], ['1', '2', '3']],
+    ['permission-command-80x24', 'permission_dialog', [...ALLOW, ` 3. ${NO}`], ['1', '2', '3']],
+    [
+      'permission-write',
+      'permission_dialog',
+      [...ALLOW, ' 3. Modify with external editor', ` 4. ${NO}`],
+      ['1', '2', '4'],
+    ],
+    [
+      'permission-write-80x24',
+      'permission_dialog',
+      [...ALLOW, ' 3. Modify with external editor', ` 4. ${NO}`],
+      ['1', '2', '4'],
+    ],
+    ['startup-trust', 'choice_dialog', TRUST, ['1', NO_ALWAYS, '3']],
+    ['startup-trust-80x24', 'choice_dialog', TRUST, ['1', NO_ALWAYS, '3']],
+  ])('%s: %s, yes, always and no', (name, rule, options, yesAlwaysNo) => {
+    const p = prompt('gemini', name);
+    expect([p.rule, labels(p), picks(p, 'yes', 'always', 'no')]).toEqual([rule, options, yesAlwaysNo]);
+  });
+
+  it('the option is chosen by moving the cursor from 1 and pressing Enter', () => {
+    const p = prompt('gemini', 'permission-write');
+    expect(answerKeys(p, p.options[0]!)).toEqual({ keys: ['Enter'] });
+    expect(answerKeys(p, p.options[3]!)).toEqual({ keys: ['Down', 'Down', 'Down', 'Enter'] });
+  });
+});
+
+describe('an OpenCode prompt', () => {
+  // Its row of buttons shows the selection only by colour; rules/opencode.toml says why it has no answers.
+  it.each(['permission-command', 'permission-write-80x24'])('%s is blocked but has no answers', (name) => {
+    expect(reading('opencode', name)).toEqual({ ok: false, reason: 'no-answers', rule: 'permission_prompt' });
+  });
+});
+
 describe('a screen with no prompt to answer', () => {
   it.each([
     ['claude', 'idle-after-reply', 'idle'],
@@ -143,6 +184,10 @@ describe('a screen with no prompt to answer', () => {
     ['codex', 'guard-typed-question', 'idle'],
     ['codex', 'working-streaming', 'working'],
     ['claude', 'model-picker', 'skip'],
+    ['gemini', 'model-picker', 'skip'],
+    ['gemini', 'idle-after-reply', 'idle'],
+    ['gemini', 'working-tool', 'working'],
+    ['gemini', 'guard-typed-question', 'idle'],
   ])('%s/%s is not blocked (%s)', (agent, name, state) => {
     expect(reading(agent, name)).toEqual({ ok: false, reason: 'not-blocked', state });
   });
