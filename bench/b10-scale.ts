@@ -91,7 +91,7 @@ async function fuxSide(bytes: number): Promise<Side> {
       };
     },
     async rss() {
-      return (await settledResident(server.pid, 5_000)).rss;
+      return (await settledResident(server.pid, 20_000)).rss;
     },
     async stop() {
       events.close();
@@ -140,7 +140,7 @@ async function tmuxSide(bytes: number): Promise<Side> {
       };
     },
     async rss() {
-      return (await settledResident(tmux.pid, 5_000)).rss;
+      return (await settledResident(tmux.pid, 20_000)).rss;
     },
     async stop() {
       await echoControl.close();
