@@ -10,7 +10,7 @@ import { prepareClaude, type ClaudeRun } from '../agents/claude';
 import { findInstalledAgent } from '../agents/installed';
 import { Gate } from '../fake-model/gate';
 import { claudeBash, claudeWrite, text } from '../fake-model/replies';
-import { FakeModelServer } from '../fake-model/server';
+import { FakeModelServer, type RecordedRequest } from '../fake-model/server';
 import { FuxHome, until } from '../helpers/home';
 
 const claude = findInstalledAgent('claude');
@@ -203,14 +203,18 @@ describe('a Claude Code pane after a crash', () => {
       model.enqueue(text('The code word was PAPAYA.'));
       await until(async () => (await screen()).includes('❯'), STEP_MS, 'the resumed Claude prompt');
       await submit('What was the code word?');
-      const request = await until(
-        () =>
-          model!.requests
-            .slice(requestsBefore)
-            .find((r) => r.kind === 'main' && JSON.stringify(r.body).includes('What was the code word?')),
-        STEP_MS,
-        'the next main request',
-      );
+      const asked = (): RecordedRequest | undefined =>
+        model!.requests
+          .slice(requestsBefore)
+          .find((r) => r.kind === 'main' && JSON.stringify(r.body).includes('What was the code word?'));
+      // The restored history already shows a `❯`, so the prompt may be typed while the resumed
+      // Claude Code is still starting, which drops an Enter: press it again until the request comes.
+      for (let attempt = 1; !asked() && attempt < 5; attempt++) {
+        await until(asked, 3000, 'the next main request').catch(() => {
+          fuxHome.cli(['send-keys', '-w', WORKSPACE, String(id), 'Enter']);
+        });
+      }
+      const request = await until(asked, STEP_MS, 'the next main request');
       const body = JSON.stringify(request.body);
       expect(body).toContain('Remember the code word PAPAYA');
       expect(body).toContain('Noted: the code word is PAPAYA.');
