@@ -1,8 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { FuxCommand } from '../client/command';
 import { parsePaneId } from '../client/target';
-
-const STATES = ['working', 'blocked', 'idle', 'exited', 'none'] as const;
+import { agentState } from '../protocol/agent-state';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -36,7 +35,7 @@ export default class Wait extends FuxCommand<typeof Wait> {
   static override args = { ids: Args.string({ required: true, description: 'pane ids' }) };
   static override flags = {
     state: Flags.option({
-      options: STATES,
+      options: agentState.options,
       char: 's',
       required: true,
       description: 'the state to wait for',

@@ -7,10 +7,10 @@
  * before it starts its own hooks, so a hook never runs twice.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isAlive } from '../process-alive';
+import { socketKey } from './socket-key';
 
 interface Entry {
   readonly pid: number;
@@ -34,8 +34,7 @@ export function processStart(pid: number): string | undefined {
 
 /** The record's file for a server on `socket`: one per socket, as two servers may share a state dir. */
 export function hookRecordFile(stateDir: string, socket: string): string {
-  const id = createHash('sha256').update(socket).digest('hex').slice(0, 12);
-  return path.join(stateDir, `hooks.${id}.pids`);
+  return path.join(stateDir, `hooks.${socketKey(socket)}.pids`);
 }
 
 export class HookRecord {

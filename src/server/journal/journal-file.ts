@@ -3,12 +3,12 @@
  * atomically (a temp file, fsync, rename) so a crash mid-write leaves the previous journal, never
  * half of one. A file that cannot be used is moved aside, never deleted, and never fatal.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defaultSocketPath } from '../../paths';
 import { issueText } from '../../rpc/error-formatter';
 import { JOURNAL_VERSION, journalSchema, type Journal } from './schema';
+import { socketKey } from '../socket-key';
 
 export interface JournalPaths {
   /** What the running server writes, and what the next one restores after a crash. */
@@ -28,7 +28,7 @@ export function journalPaths(
   env: Record<string, string | undefined> = process.env,
 ): JournalPaths {
   const own = path.resolve(socket) === path.resolve(defaultSocketPath(env));
-  const key = own ? 'journal' : `journal-${createHash('sha256').update(socket).digest('hex').slice(0, 12)}`;
+  const key = own ? 'journal' : `journal-${socketKey(socket)}`;
   return { file: path.join(stateDir, `${key}.json`), previous: path.join(stateDir, `${key}.previous.json`) };
 }
 
