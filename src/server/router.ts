@@ -186,7 +186,7 @@ export const appRouter = t.router({
       .query(({ ctx }) => ({
         workspaces: ctx.workspaces.all().map((w) => ({
           name: w.name,
-          panes: w.panes.size,
+          panes: w.tiles().length,
           tabs: w.tabs.length,
           cols: w.size.cols,
           rows: w.size.rows,

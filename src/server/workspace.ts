@@ -32,7 +32,7 @@ export type TiledEntry<E extends Placed = PaneEntry> = E & {
   readonly placement: { readonly kind: 'tiled'; readonly tab: Tab };
 };
 
-export function isTiled<E extends Placed>(e: E): e is TiledEntry<E> {
+function isTiled<E extends Placed>(e: E): e is TiledEntry<E> {
   return e.placement.kind === 'tiled';
 }
 
@@ -114,6 +114,11 @@ export class Workspace<E extends Placed = PaneEntry> {
     const e = this.panes.get(id);
     if (!e) throw noPane(id, this.name);
     return e;
+  }
+
+  /** The panes in tabs: every pane but the popup. */
+  tiles(): Array<TiledEntry<E>> {
+    return [...this.panes.values()].filter(isTiled);
   }
 
   /** The focused pane of the active tab, if there is one (never the popup: it floats above the focus). */

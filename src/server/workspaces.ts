@@ -1,7 +1,6 @@
 import type { Direction, PaneId, Axis, TabLayout } from './layout';
 import { Pane, type CaptureResult, type PaneExit } from './pane';
 import {
-  isTiled,
   popupSize,
   tabOf,
   Workspace,
@@ -419,7 +418,7 @@ export class Workspaces {
   /** `workspace kill`: end every pane of it (the popup with the last tile); the workspace is gone at once. Returns how many tiles it had. */
   killWorkspace(name: string): number {
     const ws = this.get(name);
-    const ids = [...ws.panes.values()].filter(isTiled).map((e) => e.id);
+    const ids = ws.tiles().map((e) => e.id);
     for (const id of ids) this.kill(name, id);
     this.publisher.publish(this.drop(ws));
     return ids.length;

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { FuxConfig } from '../config';
-import { isTiled, type Workspace, type PaneEntry } from '../workspace';
+import type { Workspace, PaneEntry } from '../workspace';
 import type { AttachView, ViewPane } from '../../protocol/attach';
 import type { CheckoutInfo } from '../worktree/checkout';
 
@@ -78,9 +78,9 @@ export function buildView(
 
   const checkouts: NonNullable<AttachView['checkouts']> = [];
   // The popup is in no tab, and goes when its program ends: it is not among the checkouts.
-  for (const e of ws.panes.values()) {
+  for (const e of ws.tiles()) {
     const c = extra.checkout(e);
-    if (c && isTiled(e))
+    if (c)
       checkouts.push({
         pane: e.id,
         tab: ws.tabNumber(e.placement.tab),

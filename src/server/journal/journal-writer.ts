@@ -3,7 +3,7 @@ import type { Workspaces } from '../workspaces';
 import { writeAtomically, type WriteOps } from './journal-file';
 import { historyText, snapshot, type AgentSessions } from './snapshot';
 import type { PaneId } from '../layout';
-import { isTiled, type PaneEntry } from '../workspace';
+import type { PaneEntry } from '../workspace';
 import { version } from '../version';
 
 export interface JournalLog {
@@ -88,7 +88,7 @@ export class JournalWriter {
     const dirty = this.dirty;
     this.dirty = new Map();
     for (const ws of this.o.workspaces.all()) {
-      for (const e of [...ws.panes.values()].filter(isTiled)) {
+      for (const e of ws.tiles()) {
         const kept = this.histories.get(e);
         if (kept?.lines === lines && !dirty.get(ws.name)?.has(e.id)) continue;
         if (!ws.panes.has(e.id)) continue; // closed while an earlier pane was rendered
@@ -129,7 +129,7 @@ export class JournalWriter {
     this.outputSince = false;
     await this.renderHistories(closed);
     const all = this.o.workspaces.all();
-    this.o.sessions.refresh(all.flatMap((ws) => [...ws.panes.values()].filter(isTiled)));
+    this.o.sessions.refresh(all.flatMap((ws) => ws.tiles()));
     const journal = snapshot(all, {
       fux: version,
       socket: this.o.socket,

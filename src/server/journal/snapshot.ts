@@ -1,4 +1,4 @@
-import { isTiled, type PaneEntry, type TiledEntry, type Workspace } from '../workspace';
+import type { PaneEntry, TiledEntry, Workspace } from '../workspace';
 import { agentOfArgv, findSessions } from './agent-session';
 import {
   JOURNAL_VERSION,
@@ -78,7 +78,7 @@ function savedWorkspace(ws: Workspace, o: SnapshotOptions): SavedWorkspace {
     })),
     activeTab: ws.activeTab?.id ?? null,
     next: ws.nextIds,
-    panes: [...ws.panes.values()].filter(isTiled).map((e) => savedPane(e, o)),
+    panes: ws.tiles().map((e) => savedPane(e, o)),
   };
 }
 
