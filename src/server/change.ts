@@ -52,7 +52,7 @@ export interface Change {
   readonly status: boolean;
   /** The workspace's size, when it changed. */
   readonly resized?: { cols: number; rows: number };
-  /** The workspace is gone (its last pane closed, or it was killed). */
+  /** The workspace is gone (its last tiled pane closed, or it was killed). */
   readonly gone: boolean;
 }
 
