@@ -2,10 +2,11 @@ import type { PaneId } from './layout';
 import type { PaneExit } from './pane';
 import type { AgentState, VisibleFlagName } from '../zor';
 
-/** A pane that joined a tab, with what its `pane.opened` event says of it. */
+/** A pane that joined the workspace, with what its `pane.opened` event says of it. */
 export interface OpenedPane {
   id: PaneId;
-  tab: number;
+  /** The tab it is tiled in; null: it is the popup. */
+  tab: number | null;
   command: string[];
   pid: number;
 }
@@ -29,9 +30,9 @@ export interface AgentMove {
  */
 export interface Change {
   readonly workspace: string;
-  /** Panes that joined a tab. */
+  /** Panes that joined (a tab, or as the popup). */
   readonly opened: readonly OpenedPane[];
-  /** Panes that left their tab (a kill, or their program ended); a popup closing is `popup`. */
+  /** Panes that left (a kill, or their program ended), tiled or popup. */
   readonly closed: readonly PaneId[];
   /** Panes whose program ended, with its status (they have left the layout). */
   readonly exited: ReadonlyArray<{ id: PaneId; exit: PaneExit }>;
@@ -49,11 +50,9 @@ export interface Change {
   readonly seen?: PaneId;
   /** The status segments changed. */
   readonly status: boolean;
-  /** The popup opened or closed. */
-  readonly popup?: 'opened' | 'closed';
   /** The workspace's size, when it changed. */
   readonly resized?: { cols: number; rows: number };
-  /** The workspace is gone (its last pane closed, or it was killed). */
+  /** The workspace is gone (its last tiled pane closed, or it was killed). */
   readonly gone: boolean;
 }
 
@@ -92,7 +91,6 @@ export function merge(a: Change, b: Change): Change {
     agent: b.agent ?? a.agent,
     seen: b.seen ?? a.seen,
     status: a.status || b.status,
-    popup: b.popup ?? a.popup,
     resized: b.resized ?? a.resized,
     gone: a.gone || b.gone,
   };
@@ -112,7 +110,6 @@ export function isVisible(c: Change): boolean {
     c.agent !== undefined ||
     c.seen !== undefined ||
     c.status ||
-    c.popup !== undefined ||
     c.resized !== undefined ||
     c.gone
   );

@@ -47,7 +47,7 @@ export const eventSchemas = {
     type: z.literal('pane.opened'),
     ...base,
     id: z.number(),
-    tab: z.number(),
+    tab: z.number().nullable().describe('the id of the tab it is tiled in; null: it is the popup'),
     command: z.array(z.string()),
     pid: z.number(),
   }),

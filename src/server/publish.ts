@@ -57,9 +57,9 @@ export class Publisher {
     if (isVisible(change)) for (const w of this.watchers) w.changed(change.workspace);
   }
 
-  /** A pane drew: attached clients now, subscribers at most every 250 ms (`nudge` false: clients only). */
-  output(workspace: string, id: PaneId, nudge: boolean): void {
-    if (nudge) this.throttle.poke(workspace, id);
+  /** A pane drew: attached clients now, subscribers at most every 250 ms. */
+  output(workspace: string, id: PaneId): void {
+    this.throttle.poke(workspace, id);
     for (const w of this.watchers) w.output(workspace, id);
   }
 

@@ -6,7 +6,7 @@ import { describeWorkspace } from './describe';
 import { inputs, outputs, type WaitResult } from './schemas';
 import { SubscriberQueue, SubscriberTooSlow } from './subscriber';
 import type { Launch } from './workspaces';
-import type { PaneEntry } from './workspace';
+import { tabOf, type PaneEntry } from './workspace';
 import { startWait, type PendingWait } from './wait';
 import { attachRouter } from './attach/router';
 import { remoteControlRouter } from './remote/router';
@@ -44,7 +44,7 @@ const opened = (
 ): { id: number; workspace: string; tab: number; pid: number } => ({
   id: e.id,
   workspace,
-  tab: e.tab.id,
+  tab: tabOf(e, workspace).id,
   pid: e.pane.pid,
 });
 
@@ -186,7 +186,7 @@ export const appRouter = t.router({
       .query(({ ctx }) => ({
         workspaces: ctx.workspaces.all().map((w) => ({
           name: w.name,
-          panes: w.panes.size,
+          panes: w.tiles().length,
           tabs: w.tabs.length,
           cols: w.size.cols,
           rows: w.size.rows,
@@ -225,15 +225,15 @@ export const appRouter = t.router({
     .meta({
       verb: 'popup',
       description:
-        'run a program in a centred overlay over the workspace until it exits; returns its exit status',
+        'run a program in a pane centred over the workspace until it exits; returns its exit status. It is a pane like the others (its events, agent state, send-keys, capture, wait, kill), in no tab and not in `list`',
     })
     .input(inputs.popup)
     .output(outputs.popup)
     .mutation(async ({ ctx, input }) => {
       const ws = ctx.workspaces.resolveName(input.workspace);
       const want = input.cols && input.rows ? { cols: input.cols, rows: input.rows } : undefined;
-      const popup = ctx.workspaces.openPopup(ws, launchOf(input), want);
-      return { id: popup.id, exit: await popup.exited };
+      const { entry, exited } = ctx.workspaces.openPopup(ws, launchOf(input), want);
+      return { id: entry.id, exit: await exited };
     }),
 
   attach: attachRouter,

@@ -1,10 +1,10 @@
-import type { Pane, PaneExit } from './pane';
+import type { Pane } from './pane';
 import type { PaneAgent } from './agent/pane-agent';
 import { isFinish, type AgentChange } from './agent/agent-status';
 import { TabLayout, type Axis, type Direction, type PaneId, type Rect } from './layout';
 import { contentRect } from './layout/geometry';
 import { FuxError, noPane } from './errors';
-import { noChange, type Change } from './change';
+import { noChange, type Change, type OpenedPane } from './change';
 import { flagNames } from '../zor';
 
 /** What the workspace needs of a pty: to follow its rect, and its pid for the events. */
@@ -13,26 +13,43 @@ export interface Fitted {
   readonly pid: number;
 }
 
-/** A pane tiled in a tab, as far as the layout is concerned. */
-export interface Tiled {
+/** Where a pane shows: a tile in a tab's layout, or a popup centred over the workspace (its size as asked, see `popupRect`). */
+export type Placement =
+  { readonly kind: 'tiled'; readonly tab: Tab } | { readonly kind: 'popup'; readonly want: Size | undefined };
+
+/** A pane as far as the layout is concerned: its pty, what it runs, and where it shows. */
+export interface Placed {
   readonly id: PaneId;
-  readonly tab: Tab;
   readonly pane: Fitted;
   readonly command: string[];
+  readonly placement: Placement;
   /** Its agent finished (working or blocked, then idle) while nobody looked at it, and nobody has since (see Workspace.lookedAt). */
   unseen: boolean;
 }
 
-/** A pane placed over the workspace (a popup), as far as the layout is concerned. */
-export interface Floating {
-  readonly id: PaneId;
-  readonly pane: Fitted;
-  /** The size asked for; the shown size is clamped to the workspace (see `popupRect`). */
-  readonly want: Size | undefined;
+/** A pane in a tab (the journal keeps only these). */
+export type TiledEntry<E extends Placed = PaneEntry> = E & {
+  readonly placement: { readonly kind: 'tiled'; readonly tab: Tab };
+};
+
+function isTiled<E extends Placed>(e: E): e is TiledEntry<E> {
+  return e.placement.kind === 'tiled';
 }
 
-/** A pane as the server knows it: the pty and emulator, its agent detector, and the tab it lives in. */
-export interface PaneEntry extends Tiled {
+/** The tab a pane is tiled in; the popup is in none, and what needs a tile refuses it. */
+export function tabOf(e: Placed, workspace: string): Tab {
+  if (e.placement.kind === 'tiled') return e.placement.tab;
+  throw new FuxError(
+    'PRECONDITION_FAILED',
+    `pane ${e.id} is the popup of workspace ${workspace}, in no tab; it closes when its program exits`,
+  );
+}
+
+/**
+ * A pane as the server knows it, tiled or popup alike: the pty and emulator, its agent detector,
+ * and where it shows.
+ */
+export interface PaneEntry extends Placed {
   readonly pane: Pane;
   readonly agent: PaneAgent;
   /** How it was started, for the journal: the caller's environment, and when (ms since the epoch). */
@@ -41,20 +58,16 @@ export interface PaneEntry extends Tiled {
   readonly restored: boolean;
 }
 
-/** A popup: a pane like the others (started, watched and reaped the same way) placed over the workspace until it exits. */
-export interface PopupEntry extends Floating {
-  readonly pane: Pane;
-  readonly command: string[];
-  readonly exited: Promise<PaneExit>;
-}
-
 export interface Size {
   cols: number;
   rows: number;
 }
 
-/** Where a new pane goes: the first of a new tab, or beside a pane (default the focused one; no pane: a new tab). */
-export type Where = { tab: true } | { beside?: PaneId; axis?: Axis };
+/**
+ * Where a new pane goes: the first of a new tab, beside a pane (default the focused one; no pane:
+ * a new tab), or over the workspace as its popup, at the size asked (else 80 % of it).
+ */
+export type Where = { tab: true } | { beside?: PaneId; axis?: Axis } | { popup: Size | undefined };
 
 /** One tab: a layout tree of pane ids. Tab ids are unique in their workspace and never reused. */
 export class Tab {
@@ -65,18 +78,19 @@ export class Tab {
 }
 
 /**
- * A named workspace: tabs, the panes in them, the popup, status segments and the size every
- * layout is fitted to. It starts no processes: the Workspaces registry starts and reaps them and
- * calls the operations here, each of which keeps every pty on its rect and returns the `Change` it
- * made for the registry to publish.
+ * A named workspace: tabs, its panes (each tiled in a tab or the popup over them), status
+ * segments and the size every layout is fitted to. It starts no processes: the Workspaces
+ * registry starts and reaps them and calls the operations here, each of which keeps every pty on
+ * its rect and returns the `Change` it made for the registry to publish.
  */
-export class Workspace<E extends Tiled = PaneEntry, F extends Floating = PopupEntry> {
+export class Workspace<E extends Placed = PaneEntry> {
   readonly tabs: Tab[] = [];
+  /** Every pane, tiled or popup: one id space, one lifecycle. */
   readonly panes = new Map<PaneId, E>();
   readonly status = new Map<string, string>();
   activeTab: Tab | undefined;
-  /** The program shown over the workspace until it exits, if any (not in any tab). */
-  popup: F | undefined;
+  /** The pane placed as the popup, if one shows (at most one does). */
+  private popupId: PaneId | undefined;
   /** Attached clients showing this workspace (the attach hub keeps it up to date). */
   private viewers = 0;
   private nextPaneId = 1;
@@ -95,49 +109,78 @@ export class Workspace<E extends Tiled = PaneEntry, F extends Floating = PopupEn
     return this.nextPaneId++;
   }
 
+  /** A pane by id, tiled or popup. */
   entry(id: PaneId): E {
     const e = this.panes.get(id);
     if (!e) throw noPane(id, this.name);
     return e;
   }
 
-  /** The focused pane of the active tab, if there is one. */
+  /** The panes in tabs: every pane but the popup. */
+  tiles(): Array<TiledEntry<E>> {
+    return [...this.panes.values()].filter(isTiled);
+  }
+
+  /** The focused pane of the active tab, if there is one (never the popup: it floats above the focus). */
   get focused(): E | undefined {
     const tab = this.activeTab;
     return tab ? this.panes.get(tab.layout.focused) : undefined;
   }
 
-  /** The pane a new pane goes beside: the one named (which must exist), else the focused one. */
-  target(where: Where): E | undefined {
-    if ('tab' in where) return undefined;
-    return where.beside === undefined ? this.focused : this.entry(where.beside);
+  /** The pane shown over the workspace, if any: keys go to it while it shows. */
+  get popup(): E | undefined {
+    return this.popupId === undefined ? undefined : this.panes.get(this.popupId);
   }
 
   /**
-   * Place a started pane (`build` makes its entry, given its tab). It takes the focus, and its tab
-   * becomes the active one; the split goes along `axis`, else the target's longer side.
+   * Refuse, before its program starts, a pane that cannot go where asked: beside a pane that is
+   * not there or is the popup, or a second popup.
    */
-  add(id: PaneId, build: (tab: Tab) => E, where: Where): { entry: E; change: Change } {
-    const before = this.focused?.id;
-    const target = this.target(where);
-    if (target) {
-      const axis = 'axis' in where && where.axis ? where.axis : this.longerAxis(target);
-      target.tab.layout.split(target.id, axis, id);
-      return this.place(build(target.tab), before);
-    }
-    const tab = new Tab(this.nextTabId++, new TabLayout(id));
-    this.tabs.push(tab);
-    return this.place(build(tab), before);
+  check(where: Where): void {
+    if ('popup' in where) this.assertNoPopup();
+    else this.besideTile(where);
   }
 
-  private place(entry: E, before: PaneId | undefined): { entry: E; change: Change } {
-    const tab = entry.tab;
-    this.panes.set(entry.id, entry);
+  /** The tiled pane a new one splits, and its tab; undefined: the new pane opens a tab. */
+  private besideTile(where: Exclude<Where, { popup: unknown }>): { target: E; tab: Tab } | undefined {
+    if ('tab' in where) return undefined;
+    const target = where.beside === undefined ? this.focused : this.entry(where.beside);
+    return target && { target, tab: tabOf(target, this.name) };
+  }
+
+  /**
+   * Place a started pane (`build` makes its entry, given its placement). A tiled pane takes the
+   * focus, and its tab becomes the active one; the split goes along `axis`, else the target's
+   * longer side. A popup shows over the workspace and leaves the focus where it was, to come back
+   * to when the popup closes.
+   */
+  add(id: PaneId, build: (placement: Placement) => E, where: Where): { entry: E; change: Change } {
+    if ('popup' in where) {
+      this.assertNoPopup();
+      const entry = build({ kind: 'popup', want: where.popup });
+      this.panes.set(id, entry);
+      this.popupId = id;
+      this.fitPopup();
+      return { entry, change: { ...noChange(this.name), opened: [opened(entry, null)] } };
+    }
+    const beside = this.besideTile(where);
+    const before = this.focused?.id;
+    let tab: Tab;
+    if (beside) {
+      tab = beside.tab;
+      const axis = 'axis' in where && where.axis ? where.axis : this.longerAxis(beside.target);
+      tab.layout.split(beside.target.id, axis, id);
+    } else {
+      tab = new Tab(this.nextTabId++, new TabLayout(id));
+      this.tabs.push(tab);
+    }
+    const entry = build({ kind: 'tiled', tab });
+    this.panes.set(id, entry);
     this.activeTab = tab;
     this.fit(tab);
     const change: Change = {
       ...this.focusSince(before),
-      opened: [{ id: entry.id, tab: tab.id, command: entry.command, pid: entry.pane.pid }],
+      opened: [opened(entry, tab.id)],
       layout: true,
       tabs: true,
     };
@@ -179,37 +222,31 @@ export class Workspace<E extends Tiled = PaneEntry, F extends Floating = PopupEn
     return rect.cols >= rect.rows * 2 ? 'row' : 'column';
   }
 
-  /** Show `popup` over the workspace; one at a time. */
-  showPopup(popup: F): Change {
-    this.assertNoPopup();
-    this.popup = popup;
-    return { ...noChange(this.name), popup: 'opened' };
-  }
-
   /** A second popup is refused (before its program starts). */
   assertNoPopup(): void {
-    if (this.popup) {
+    if (this.popupId !== undefined) {
       throw new FuxError(
         'CONFLICT',
-        `workspace ${this.name} already shows a popup (pane ${this.popup.id}); it closes when its program exits`,
+        `workspace ${this.name} already shows a popup (pane ${this.popupId}); it closes when its program exits`,
       );
     }
   }
 
   /**
-   * Take a pane out (of its tab, or the popup); the tab goes when it empties and the rest are
-   * refitted. A pane that is not there any more (killed before its process ended) changes nothing.
+   * Take a pane out: the popup stops showing; a tiled pane leaves its tab, the tab goes when it
+   * empties and the rest are refitted. A pane that is not there any more (killed before its
+   * process ended) changes nothing.
    */
   remove(id: PaneId): Change {
-    if (this.popup?.id === id) {
-      this.popup = undefined;
-      return { ...noChange(this.name), popup: 'closed' };
-    }
     const e = this.panes.get(id);
     if (!e) return noChange(this.name);
     const before = this.focused?.id;
     this.panes.delete(id);
-    const tab = e.tab;
+    if (e.placement.kind === 'popup') {
+      this.popupId = undefined;
+      return { ...noChange(this.name), closed: [id] };
+    }
+    const tab = e.placement.tab;
     if (tab.layout.panes().length === 1) {
       const i = this.tabs.indexOf(tab);
       this.tabs.splice(i, 1);
@@ -225,21 +262,22 @@ export class Workspace<E extends Tiled = PaneEntry, F extends Floating = PopupEn
   focus(target: PaneId | Direction): Change {
     const before = this.focused?.id;
     if (typeof target === 'number') {
-      const e = this.entry(target);
-      const tabs = this.activeTab !== e.tab;
-      this.activeTab = e.tab;
-      const zoomEnds = e.tab.layout.zoomed !== undefined && e.tab.layout.zoomed !== target;
-      e.tab.layout.focus(target);
-      if (zoomEnds) this.fit(e.tab);
+      const tab = tabOf(this.entry(target), this.name);
+      const tabs = this.activeTab !== tab;
+      this.activeTab = tab;
+      const zoomEnds = tab.layout.zoomed !== undefined && tab.layout.zoomed !== target;
+      tab.layout.focus(target);
+      if (zoomEnds) this.fit(tab);
       return { ...this.focusSince(before), tabs, layout: zoomEnds };
     }
     const cur = this.focused;
     if (!cur) throw new FuxError('PRECONDITION_FAILED', `workspace ${this.name} has no focused pane`);
-    const next = cur.tab.layout.neighbour(cur.id, target, this.area);
+    const layout = tabOf(cur, this.name).layout;
+    const next = layout.neighbour(cur.id, target, this.area);
     if (next === undefined) return noChange(this.name);
-    const zoomEnds = cur.tab.layout.zoomed !== undefined;
-    cur.tab.layout.focus(next);
-    if (zoomEnds) this.fit(cur.tab);
+    const zoomEnds = layout.zoomed !== undefined;
+    layout.focus(next);
+    if (zoomEnds) this.fit(tabOf(cur, this.name));
     return { ...this.focusSince(before), layout: zoomEnds };
   }
 
@@ -247,28 +285,28 @@ export class Workspace<E extends Tiled = PaneEntry, F extends Floating = PopupEn
   zoom(id: PaneId | undefined): Change {
     const e = id === undefined ? this.focused : this.entry(id);
     if (!e) throw new FuxError('PRECONDITION_FAILED', `workspace ${this.name} has no pane to zoom`);
+    const tab = tabOf(e, this.name);
     const before = this.focused?.id;
-    const tabs = this.activeTab !== e.tab;
-    this.activeTab = e.tab;
-    e.tab.layout.focus(e.id);
-    e.tab.layout.toggleZoom(e.id);
-    this.fit(e.tab);
+    const tabs = this.activeTab !== tab;
+    this.activeTab = tab;
+    tab.layout.focus(e.id);
+    tab.layout.toggleZoom(e.id);
+    this.fit(tab);
     return {
       ...this.focusSince(before),
       tabs,
       layout: true,
-      zoom: { id: e.id, zoomed: e.tab.layout.zoomed === e.id },
+      zoom: { id: e.id, zoomed: tab.layout.zoomed === e.id },
     };
   }
 
   /** Grow or shrink a pane along its split axis; no room to move: no change. */
   resizePane(id: PaneId, delta: number): Change {
-    const e = this.entry(id);
-    if (!e.tab.layout.resize(id, delta, this.area)) return noChange(this.name);
-    this.fit(e.tab);
+    const tab = tabOf(this.entry(id), this.name);
+    if (!tab.layout.resize(id, delta, this.area)) return noChange(this.name);
+    this.fit(tab);
     return { ...noChange(this.name), layout: true };
   }
-
   /** Make a tab active: the next, the previous (both wrap) or the one of a number (1-based). */
   selectTab(which: 'next' | 'prev' | number): Change {
     const before = this.focused?.id;
@@ -293,25 +331,24 @@ export class Workspace<E extends Tiled = PaneEntry, F extends Floating = PopupEn
     if (this.size.cols === size.cols && this.size.rows === size.rows) return noChange(this.name);
     this.size = { cols: size.cols, rows: size.rows };
     for (const tab of this.tabs) this.fit(tab);
-    const popup = this.popupRect();
-    if (popup) this.popup!.pane.resize(popup.cols, popup.rows);
+    this.fitPopup();
     return { ...noChange(this.name), layout: true, resized: { ...this.size } };
   }
 
-  /** A pane's title changed (a popup's is not shown: the overlay names its command). */
+  /** A pane's title changed (the popup's too, though its overlay names its command). */
   retitle(id: PaneId, title: string): Change {
     if (!this.panes.has(id)) return noChange(this.name);
     return { ...noChange(this.name), title: { id, title } };
   }
 
   /**
-   * Whether someone is looking at a pane: it is the focused pane of the active tab and a client is
-   * attached to this workspace. What happens there is not news (no unseen mark, no notification).
+   * Whether someone is looking at a pane: it is the focused pane of the active tab, or the popup
+   * over it, and a client is attached to this workspace. What happens there is not news (no
+   * unseen mark, no notification).
    */
   lookedAt(id: PaneId): boolean {
-    return this.viewers > 0 && this.focused?.id === id;
+    return this.viewers > 0 && (this.focused?.id === id || this.popupId === id);
   }
-
   /** The attach hub says how many clients show this workspace; the first one sees its focused pane. */
   setViewers(n: number): Change {
     this.viewers = n;
@@ -386,7 +423,7 @@ export class Workspace<E extends Tiled = PaneEntry, F extends Floating = PopupEn
 
   contentRect(id: PaneId): Rect {
     const e = this.entry(id);
-    const r = this.rects(e.tab).get(id);
+    const r = this.rects(tabOf(e, this.name)).get(id);
     if (!r) throw noPane(id, this.name);
     return r;
   }
@@ -396,15 +433,21 @@ export class Workspace<E extends Tiled = PaneEntry, F extends Floating = PopupEn
     for (const [id, r] of this.rects(tab)) this.panes.get(id)?.pane.resize(r.cols, r.rows);
   }
 
-  /** Where the popup shows now: its size clamped to the workspace, centred. */
-  popupRect(): Rect | undefined {
-    return this.popup ? centred(this.size, popupSize(this.size, this.popup.want)) : undefined;
+  private fitPopup(): void {
+    const rect = this.popupRect();
+    if (rect) this.popup?.pane.resize(rect.cols, rect.rows);
   }
 
-  /** A pane an attached client can see and type into: one in a tab, or the popup. */
-  shownPane(id: PaneId): E['pane'] | F['pane'] {
-    return this.popup?.id === id ? this.popup.pane : this.entry(id).pane;
+  /** Where the popup shows now: its size clamped to the workspace, centred. */
+  popupRect(): Rect | undefined {
+    const placement = this.popup?.placement;
+    return placement?.kind === 'popup' ? centred(this.size, popupSize(this.size, placement.want)) : undefined;
   }
+}
+
+/** What a pane's `pane.opened` event says of it (its tab id; null: the popup). */
+function opened(e: Placed, tab: number | null): OpenedPane {
+  return { id: e.id, tab, command: e.command, pid: e.pane.pid };
 }
 
 /** A popup's size: as asked, else 80 % of the workspace; never larger than fits inside a border. */

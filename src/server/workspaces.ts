@@ -2,11 +2,11 @@ import type { Direction, PaneId, Axis, TabLayout } from './layout';
 import { Pane, type CaptureResult, type PaneExit } from './pane';
 import {
   popupSize,
+  tabOf,
   Workspace,
   type PaneEntry,
-  type PopupEntry,
+  type Placement,
   type Size,
-  type Tab,
   type Where,
 } from './workspace';
 import { FuxError, noWorkspace } from './errors';
@@ -68,10 +68,11 @@ const DEFAULT_WORKSPACE = 'main';
 
 /**
  * Every workspace of the server and the operations the router exposes. This is the one place that
- * starts and reaps panes, tiled or popup alike, and every operation publishes the change the
- * workspace reports, so the invariants hold for every client: a pane is in exactly one tab (or is
- * the popup), an empty tab or workspace is removed, every pty follows its rect, and whoever
- * watches hears of every change.
+ * starts and reaps panes, tiled or popup alike (one lifecycle: the same start, detection, events
+ * and end; only the placement differs), and every operation publishes the change the workspace
+ * reports, so the invariants hold for every client: a pane is in exactly one tab or is the popup,
+ * an empty tab or workspace is removed, every pty follows its rect, and whoever watches hears of
+ * every change.
  */
 export class Workspaces {
   private readonly byName = new Map<string, Workspace>();
@@ -154,18 +155,18 @@ export class Workspaces {
     return this.byName.get(name)?.lookedAt(id) ?? false;
   }
 
-  /** Apply an operation's change: tell everyone, and drop a workspace that has no panes left. */
+  /** Apply an operation's change: tell everyone, and drop a workspace that has no tab left. */
   private publish(ws: Workspace, change: Change): void {
     let c = change;
-    if (change.closed.length > 0 && ws.panes.size === 0) c = merge(c, this.drop(ws));
+    if (change.closed.length > 0 && ws.tabs.length === 0) c = merge(c, this.drop(ws));
     this.publisher.publish(c);
   }
 
-  /** A workspace with no panes left is gone; its popup goes with it. */
+  /** A workspace with no tab left is gone; a popup over it goes with it (hung up, it ends as any pane does). */
   private drop(ws: Workspace): Change {
     if (this.byName.get(ws.name) !== ws) return noChange(ws.name);
     this.byName.delete(ws.name);
-    ws.popup?.pane.kill('SIGHUP');
+    for (const e of ws.panes.values()) e.pane.kill('SIGHUP');
     return { ...noChange(ws.name), gone: true };
   }
 
@@ -184,32 +185,37 @@ export class Workspaces {
     return this.start(this.getOrCreate(wsName), launch, { tab: true });
   }
 
-  /** Start a pane's program and place it in a tab. */
+  /**
+   * Start a pane's program and place it: in a tab, or as the popup. A popup starts at its size
+   * and works on the pane the user was in (a picker, `fux capture $FUX_PANE`), not on itself.
+   */
   private start(ws: Workspace, launch: Launch, where: Where): PaneEntry {
-    // A target that does not exist is an error before anything starts.
-    ws.target(where);
+    // A target that does not exist, or a second popup, is an error before anything starts.
+    ws.check(where);
     const id = ws.allocatePaneId();
-    const { pane, argv } = this.spawnPane(ws, id, launch, ws.size);
+    const popup = 'popup' in where;
+    const size = popup ? popupSize(ws.size, where.popup) : ws.size;
+    const { pane, argv } = this.spawnPane(ws, id, launch, size, popup ? (ws.focused?.id ?? id) : id);
     this.byName.set(ws.name, ws);
     const { entry, change } = ws.add(
       id,
-      (tab) => this.tiled(ws, { id, tab, pane, command: argv, launch }),
+      (placement) => this.newEntry(ws, { id, placement, pane, command: argv, launch }),
       where,
     );
-    this.watch(ws, id, pane, true, () => entry.agent.dispose());
+    this.watch(ws, entry);
     this.publish(ws, change);
     return entry;
   }
 
-  /** A started pane's entry in its tab: its agent detector watching it, what it was started with. */
-  private tiled(
+  /** A started pane's entry where it shows: its agent detector watching it, what it was started with. */
+  private newEntry(
     ws: Workspace,
-    p: { id: PaneId; tab: Tab; pane: Pane; command: string[]; launch: Launch },
+    p: { id: PaneId; placement: Placement; pane: Pane; command: string[]; launch: Launch },
     restored = false,
   ): PaneEntry {
     return {
       id: p.id,
-      tab: p.tab,
+      placement: p.placement,
       pane: p.pane,
       command: p.command,
       agent: this.detection.watch(p.pane, (moved) => this.publish(ws, ws.agentMoved(p.id, moved))),
@@ -237,7 +243,11 @@ export class Workspaces {
           t.panes.map((p) => {
             const size = rects.get(p.id) ?? ws.size;
             const { pane } = this.spawnPane(ws, p.id, p.launch, size);
-            const entry = this.tiled(ws, { id: p.id, tab, pane, command: p.command, launch: p.launch }, true);
+            const entry = this.newEntry(
+              ws,
+              { id: p.id, placement: { kind: 'tiled', tab }, pane, command: p.command, launch: p.launch },
+              true,
+            );
             started.push(entry);
             return entry;
           }),
@@ -257,28 +267,27 @@ export class Workspaces {
     this.byName.set(ws.name, ws);
     const opened: OpenedPane[] = [];
     for (const e of started) {
-      this.watch(ws, e.id, e.pane, true, () => e.agent.dispose());
-      opened.push({ id: e.id, tab: e.tab.id, command: e.command, pid: e.pane.pid });
+      this.watch(ws, e);
+      opened.push({ id: e.id, tab: tabOf(e, ws.name).id, command: e.command, pid: e.pane.pid });
     }
     this.publish(ws, { ...noChange(ws.name), opened, layout: true, tabs: true, status: true });
     return ws;
   }
 
   /**
-   * `popup`: run a program in an overlay over the workspace until it exits. One at a time per
-   * workspace; `exited` settles with the exit status when the program ends (or is killed).
+   * `popup`: a pane over the workspace (of an existing workspace: a popup opens none) until its
+   * program exits; one at a time per workspace. `exited` settles with the exit status when the
+   * program ends (or is killed).
    */
-  openPopup(wsName: string | undefined, launch: Launch, want: Size | undefined): PopupEntry {
-    const ws = this.get(wsName);
-    ws.assertNoPopup();
-    const id = ws.allocatePaneId();
-    // A popup works on the pane the user was in (a picker, `fux capture $FUX_PANE`), not on itself.
-    const { pane, argv } = this.spawnPane(ws, id, launch, popupSize(ws.size, want), ws.focused?.id ?? id);
-    const exited = new Promise<PaneExit>((resolve) => pane.on('exit', resolve));
-    const popup: PopupEntry = { id, pane, command: argv, want, exited };
-    this.watch(ws, id, pane, false, () => undefined);
-    this.publish(ws, ws.showPopup(popup));
-    return popup;
+  openPopup(
+    wsName: string | undefined,
+    launch: Launch,
+    want: Size | undefined,
+  ): { entry: PaneEntry; exited: Promise<PaneExit> } {
+    const entry = this.start(this.get(wsName), launch, { popup: want });
+    // The program cannot have ended yet (its exit comes from the event loop), and every listener
+    // of the exit hears it, though the first (watch's) disposes of the pane.
+    return { entry, exited: new Promise((resolve) => entry.pane.once('exit', resolve)) };
   }
 
   /** Start a pane's program with the server's environment rules; a program that cannot start is a BAD_REQUEST. */
@@ -312,16 +321,17 @@ export class Workspaces {
   }
 
   /** A pane's life after its start, the same for every placement: output, title, bell, and its end. */
-  private watch(ws: Workspace, id: PaneId, pane: Pane, tiled: boolean, disposeAgent: () => void): void {
-    pane.on('output', () => this.publisher.output(ws.name, id, tiled));
+  private watch(ws: Workspace, e: PaneEntry): void {
+    const { id, pane } = e;
+    pane.on('output', () => this.publisher.output(ws.name, id));
     pane.on('title', (title) => this.publish(ws, ws.retitle(id, title)));
     pane.on('bell', () => this.publisher.bell(ws.name, id));
     pane.on('exit', (exit) => {
       // Its process ended: out of the layout (if a kill has not taken it out already), then the news.
       const removed = ws.remove(id);
-      disposeAgent();
+      e.agent.dispose();
       pane.dispose();
-      this.publish(ws, tiled ? merge(removed, { ...noChange(ws.name), exited: [{ id, exit }] }) : removed);
+      this.publish(ws, merge(removed, { ...noChange(ws.name), exited: [{ id, exit }] }));
     });
   }
 
@@ -341,7 +351,7 @@ export class Workspaces {
   /** Close a pane now and end its process: SIGHUP as a closed terminal would, SIGKILL if it lingers. */
   kill(wsName: string | undefined, id: PaneId): void {
     const ws = this.get(wsName);
-    const pane = ws.shownPane(id);
+    const pane = ws.entry(id).pane;
     this.publish(ws, ws.remove(id));
     pane.kill('SIGHUP');
     const timer = setTimeout(() => {
@@ -405,10 +415,10 @@ export class Workspaces {
     this.publish(ws, ws.resize(size));
   }
 
-  /** `workspace kill`: end every pane of it; the workspace is gone at once. */
+  /** `workspace kill`: end every pane of it (the popup with the last tile); the workspace is gone at once. Returns how many tiles it had. */
   killWorkspace(name: string): number {
     const ws = this.get(name);
-    const ids = [...ws.panes.keys()];
+    const ids = ws.tiles().map((e) => e.id);
     for (const id of ids) this.kill(name, id);
     this.publisher.publish(this.drop(ws));
     return ids.length;
@@ -418,7 +428,6 @@ export class Workspaces {
   hangUpAll(): void {
     for (const ws of this.byName.values()) {
       for (const e of ws.panes.values()) e.pane.kill('SIGHUP');
-      ws.popup?.pane.kill('SIGHUP');
     }
   }
 }

@@ -1,4 +1,4 @@
-import { Workspace, type Fitted, type Floating, type Tab, type Where } from '../../src/server/workspace';
+import { Workspace, type Fitted, type Placed, type Where } from '../../src/server/workspace';
 import { merge, noChange, type Change } from '../../src/server/change';
 import { eventsOf, Publisher } from '../../src/server/publish';
 import { EventBus } from '../../src/server/events';
@@ -16,25 +16,21 @@ class FakePty implements Fitted {
   }
 }
 
-interface TestPane {
-  id: number;
-  tab: Tab;
+interface TestPane extends Placed {
   pane: FakePty;
-  command: string[];
-  unseen: boolean;
 }
 
-type TestWorkspace = Workspace<TestPane, Floating>;
+type TestWorkspace = Workspace<TestPane>;
 
 function workspace(): TestWorkspace {
-  return new Workspace<TestPane, Floating>('w', { cols: 80, rows: 24 });
+  return new Workspace<TestPane>('w', { cols: 80, rows: 24 });
 }
 
 function add(ws: TestWorkspace, where: Where = {}): { entry: TestPane; change: Change } {
   const id = ws.allocatePaneId();
   return ws.add(
     id,
-    (tab) => ({ id, tab, pane: new FakePty(1000 + id), command: ['sh'], unseen: false }),
+    (placement) => ({ id, placement, pane: new FakePty(1000 + id), command: ['sh'], unseen: false }),
     where,
   );
 }
@@ -169,15 +165,54 @@ describe('workspace operations return what they changed', () => {
     expect(ws.resize({ cols: 100, rows: 30 })).toEqual(noChange('w'));
   });
 
-  test('a popup is a pane placed over the workspace: shown, refused twice, removed like any pane', () => {
+  test('a popup is a pane placed over the workspace: opened, refused twice, removed like any pane', () => {
     const ws = workspace();
     add(ws);
-    const popup: Floating = { id: ws.allocatePaneId(), pane: new FakePty(7), want: { cols: 40, rows: 10 } };
-    expect(ws.showPopup(popup)).toEqual({ ...noChange('w'), popup: 'opened' });
-    expect(() => ws.showPopup(popup)).toThrow(/already shows a popup/);
+    const { entry: popup, change } = add(ws, { popup: { cols: 40, rows: 10 } });
+    // It joins the panes in the one id space, in no tab, and leaves the focus where it was.
+    expect(change).toEqual({ ...noChange('w'), opened: [{ id: 2, tab: null, command: ['sh'], pid: 1002 }] });
+    expect(ws.entry(2)).toBe(popup);
+    expect(ws.popup).toBe(popup);
+    expect(ws.focused?.id).toBe(1);
+    expect([popup.pane.cols, popup.pane.rows]).toEqual([40, 10]);
     expect(ws.popupRect()).toEqual({ x: 20, y: 7, cols: 40, rows: 10 });
-    expect(ws.remove(popup.id)).toEqual({ ...noChange('w'), popup: 'closed' });
+    expect(() => add(ws, { popup: undefined })).toThrow(/already shows a popup \(pane 2\)/);
+    expect(ws.remove(popup.id)).toEqual({ ...noChange('w'), closed: [2] });
     expect(ws.popup).toBeUndefined();
+    expect(ws.panes.has(2)).toBe(false);
+  });
+
+  test('a popup is in no tab: what needs a tile refuses it by name; a new size refits it', () => {
+    const ws = workspace();
+    add(ws);
+    const { entry: popup } = add(ws, { popup: undefined });
+    for (const op of [
+      () => ws.focus(popup.id),
+      () => ws.zoom(popup.id),
+      () => ws.resizePane(popup.id, 2),
+      () => add(ws, { beside: popup.id }),
+    ])
+      expect(op).toThrow(/pane 2 is the popup of workspace w, in no tab/);
+    expect([popup.pane.cols, popup.pane.rows]).toEqual([64, 19]);
+    ws.resize({ cols: 100, rows: 30 });
+    expect([popup.pane.cols, popup.pane.rows]).toEqual([80, 24]);
+    expect(ws.tabs).toHaveLength(1);
+  });
+
+  test('whoever is attached looks at the popup: its agent finishing there is not unseen', () => {
+    const ws = workspace();
+    add(ws);
+    const { entry: popup } = add(ws, { popup: undefined });
+    ws.setViewers(1);
+    expect(ws.lookedAt(popup.id)).toBe(true);
+    const change = ws.agentMoved(popup.id, {
+      previous: status('working'),
+      current: status('idle'),
+      at: 0,
+      question: undefined,
+    });
+    expect(change.agent).toMatchObject({ id: popup.id, previous: 'working', state: 'idle' });
+    expect(popup.unseen).toBe(false);
   });
 
   test('selecting the active tab changes nothing; another tab moves the focus', () => {

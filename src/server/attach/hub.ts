@@ -124,20 +124,13 @@ export class AttachHub {
         seq: -1,
         end: { reason: 'workspace-closed', message: `workspace ${session.workspace} closed` },
       };
-    const view = (): AttachView => {
-      const popupRect = ws.popupRect();
-      const popup =
-        ws.popup && popupRect
-          ? { ...popupRect, id: ws.popup.id, title: ws.popup.command.join(' ') }
-          : undefined;
-      return buildView(ws, {
+    const view = (): AttachView =>
+      buildView(ws, {
         workspaces: this.deps.workspaces.all().map((w) => w.name),
         config: this.deps.config(),
         clients: this.clientsOf(ws.name),
-        popup,
         checkout: (e) => this.checkouts.of(e.pane),
       });
-    };
     return session.frame(ws, view);
   }
 
@@ -152,7 +145,7 @@ export class AttachHub {
     const ws = this.workspaceOf(this.session(client));
     // Typing goes where the server's focus is, not where the client last saw it: keys typed right
     // after C-a h reach the pane that is focused now, whether or not that frame has arrived.
-    const target = pane === undefined ? (ws.popup?.pane ?? ws.focused?.pane) : ws.shownPane(pane);
+    const target = pane === undefined ? (ws.popup?.pane ?? ws.focused?.pane) : ws.entry(pane).pane;
     if (!target) throw new FuxError('PRECONDITION_FAILED', `workspace ${ws.name} has no pane to type into`);
     target.write(binary ? Buffer.from(data, 'latin1') : data);
   }
@@ -203,7 +196,7 @@ export class AttachHub {
   history(client: string, pane: number, lines: number): Promise<AttachHistory> {
     const session = this.session(client);
     const ws = this.workspaceOf(session);
-    return paneHistory(ws.shownPane(pane), lines, session.styleTable);
+    return paneHistory(ws.entry(pane).pane, lines, session.styleTable);
   }
 
   /** The config changed: clients get the new keys with their next frame. */

@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import type { FuxConfig } from '../config';
 import type { Workspace, PaneEntry } from '../workspace';
-import type { Rect } from '../layout';
 import type { AttachView, ViewPane } from '../../protocol/attach';
 import type { CheckoutInfo } from '../worktree/checkout';
 
@@ -25,7 +24,6 @@ export function buildView(
     workspaces: string[];
     config: FuxConfig;
     clients: number;
-    popup: (Rect & { id: number; title: string }) | undefined;
     /** A pane's git checkout as last seen (no looking here: this runs for every frame). */
     checkout: (e: PaneEntry) => CheckoutInfo | null;
   },
@@ -79,12 +77,13 @@ export function buildView(
   }
 
   const checkouts: NonNullable<AttachView['checkouts']> = [];
-  for (const e of ws.panes.values()) {
+  // The popup is in no tab, and goes when its program ends: it is not among the checkouts.
+  for (const e of ws.tiles()) {
     const c = extra.checkout(e);
     if (c)
       checkouts.push({
         pane: e.id,
-        tab: ws.tabNumber(e.tab),
+        tab: ws.tabNumber(e.placement.tab),
         ...c,
         agent: e.agent.current.agent ?? null,
         state: e.agent.current.state,
@@ -101,8 +100,15 @@ export function buildView(
     checkouts,
     zoomed: tab?.layout.zoomed !== undefined,
     status: [...ws.status].map(([segment, text]) => ({ segment, text })),
-    popup: extra.popup ?? null,
+    popup: popupView(ws),
     keys: { prefix: extra.config.prefix, bindings: extra.config.bindings },
     clients: extra.clients,
   };
+}
+
+/** The popup over the workspace, centred at its size, titled with its command. */
+function popupView(ws: Workspace): AttachView['popup'] {
+  const popup = ws.popup;
+  const rect = ws.popupRect();
+  return popup && rect ? { ...rect, id: popup.id, title: popup.command.join(' ') } : null;
 }

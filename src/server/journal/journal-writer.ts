@@ -88,7 +88,7 @@ export class JournalWriter {
     const dirty = this.dirty;
     this.dirty = new Map();
     for (const ws of this.o.workspaces.all()) {
-      for (const e of [...ws.panes.values()]) {
+      for (const e of ws.tiles()) {
         const kept = this.histories.get(e);
         if (kept?.lines === lines && !dirty.get(ws.name)?.has(e.id)) continue;
         if (!ws.panes.has(e.id)) continue; // closed while an earlier pane was rendered
@@ -129,7 +129,7 @@ export class JournalWriter {
     this.outputSince = false;
     await this.renderHistories(closed);
     const all = this.o.workspaces.all();
-    this.o.sessions.refresh(all.flatMap((ws) => [...ws.panes.values()]));
+    this.o.sessions.refresh(all.flatMap((ws) => ws.tiles()));
     const journal = snapshot(all, {
       fux: version,
       socket: this.o.socket,

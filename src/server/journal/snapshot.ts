@@ -1,4 +1,4 @@
-import type { PaneEntry, Workspace } from '../workspace';
+import type { PaneEntry, TiledEntry, Workspace } from '../workspace';
 import { agentOfArgv, findSessions } from './agent-session';
 import {
   JOURNAL_VERSION,
@@ -78,15 +78,15 @@ function savedWorkspace(ws: Workspace, o: SnapshotOptions): SavedWorkspace {
     })),
     activeTab: ws.activeTab?.id ?? null,
     next: ws.nextIds,
-    panes: [...ws.panes.values()].map((e) => savedPane(e, o)),
+    panes: ws.tiles().map((e) => savedPane(e, o)),
   };
 }
 
-function savedPane(e: PaneEntry, o: SnapshotOptions): SavedPane {
+function savedPane(e: TiledEntry, o: SnapshotOptions): SavedPane {
   const status = e.agent.current;
   return {
     id: e.id,
-    tab: e.tab.id,
+    tab: e.placement.tab.id,
     argv: e.command,
     cwd: e.pane.currentCwd(),
     env: additions(e.launch.env, o.serverEnv),
