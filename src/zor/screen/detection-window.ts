@@ -60,16 +60,26 @@ export function detectionWindowStyles(buffer: IBuffer, rows: number, lines: read
     if (line === undefined || text === '') return;
     const width = Array.from(text).length;
     const usual = usualBackground(line, cell);
+    // The current run: its flags as bits (no allocation per cell) and where it started.
+    let runBits = 0;
+    let runFrom = 0;
     let column = 0;
+    const close = (to: number): void => {
+      if (runBits !== 0) spans.push({ line: index, from: runFrom, to, flags: flagsOf(runBits) });
+    };
     for (let x = 0; x < line.length && column < width; x++) {
       line.getCell(x, cell);
       if (cell.getWidth() === 0) continue;
       const chars = cell.getChars();
-      const span = chars === '' ? 1 : Array.from(chars).length;
-      const flags = cellFlags(cell, usual);
-      if (flags.length > 0) addSpan(spans, index, column, Math.min(width, column + span), flags);
-      column += span;
+      const bits = cellBits(cell, usual);
+      if (bits !== runBits) {
+        close(column);
+        runBits = bits;
+        runFrom = column;
+      }
+      column += chars.length <= 1 ? 1 : Array.from(chars).length;
     }
+    close(Math.min(width, column));
   });
   return spans;
 }
@@ -96,24 +106,23 @@ function usualBackground(line: IBufferLine, cell: IBufferCell): number {
   return usual;
 }
 
-function cellFlags(cell: IBufferCell, usualBackground: number): StyleFlag[] {
+const BOLD = 1;
+const INVERSE = 2;
+const BACKGROUND = 4;
+
+function cellBits(cell: IBufferCell, usualBackground: number): number {
+  return (
+    (cell.isBold() !== 0 ? BOLD : 0) |
+    (cell.isInverse() !== 0 ? INVERSE : 0) |
+    (backgroundOf(cell) !== usualBackground ? BACKGROUND : 0)
+  );
+}
+
+/** The flags of a run's bits, in STYLE_FLAGS order. */
+function flagsOf(bits: number): StyleFlag[] {
   const flags: StyleFlag[] = [];
-  if (cell.isBold() !== 0) flags.push('bold');
-  if (cell.isInverse() !== 0) flags.push('inverse');
-  if (backgroundOf(cell) !== usualBackground) flags.push('background');
+  if ((bits & BOLD) !== 0) flags.push('bold');
+  if ((bits & INVERSE) !== 0) flags.push('inverse');
+  if ((bits & BACKGROUND) !== 0) flags.push('background');
   return flags;
-}
-
-/** Appends a run, extending the previous one when it ends here with the same flags. */
-function addSpan(spans: StyleSpan[], line: number, from: number, to: number, flags: StyleFlag[]): void {
-  const last = spans[spans.length - 1];
-  if (last !== undefined && last.line === line && last.to === from && sameFlags(last.flags, flags)) {
-    spans[spans.length - 1] = { ...last, to };
-    return;
-  }
-  spans.push({ line, from, to, flags });
-}
-
-function sameFlags(a: readonly StyleFlag[], b: readonly StyleFlag[]): boolean {
-  return a.length === b.length && a.every((flag, index) => flag === b[index]);
 }
