@@ -1,7 +1,7 @@
 /**
  * Compiles a rule set's `answers` entries (how its blocked prompts are answered), checking what zod
- * cannot: the region parses, the patterns compile, the option pattern names the `number` and
- * `label` groups, every rule named is a blocked rule of the set and is named by one entry only,
+ * cannot: the region parses, the patterns compile, the option pattern names its layout's groups
+ * (`number` and `label` in a list, `row` in a row), every rule named is a blocked rule of the set and is named by one entry only,
  * `arrows` in a list has a cursor to move from, and a row is read the way rows are (no cursor
  * pattern, no digits: its selection is read from the styles).
  */
