@@ -74,6 +74,8 @@ export class FixtureWriter {
         expect: spec.expect,
         matched: spec.matched,
         lines: view.lines(),
+        // Only a prompt is answered, and only answering reads styles; other screens stay plain text.
+        styles: spec.expect === 'blocked' ? view.styles() : [],
       },
       new Map([['size', sizeLabel(this.size)]]),
     );

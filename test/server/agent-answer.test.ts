@@ -1,4 +1,4 @@
-// `fux answer` end to end (issue 14): the real Claude Code, Codex and Gemini CLI in fux panes, offline against
+// `fux answer` end to end (issue 14): the real Claude Code, Codex, Gemini CLI and OpenCode in fux panes, offline against
 // the fake model server, each driven to a permission prompt by a tool call and answered without
 // attaching; the tool runs (or does not) as chosen and the agent goes on to idle. And the refusals.
 import * as fs from 'node:fs';
@@ -7,8 +7,17 @@ import type { FuxClient } from '../../src/client';
 import { prepareClaude, type ClaudeRun } from '../agents/claude';
 import { endCodexDaemons, prepareCodex, type CodexRun } from '../agents/codex';
 import { prepareGemini, type GeminiRun } from '../agents/gemini';
+import { prepareOpenCode, type OpenCodeRun } from '../agents/opencode';
 import { findInstalledAgent, type AgentName } from '../agents/installed';
-import { claudeBash, claudeWrite, codexExec, geminiShell, text } from '../fake-model/replies';
+import {
+  claudeBash,
+  claudeWrite,
+  codexExec,
+  geminiShell,
+  opencodeBash,
+  opencodeWrite,
+  text,
+} from '../fake-model/replies';
 import { FakeModelServer } from '../fake-model/server';
 import { FuxHome, until, type CliResult } from '../helpers/home';
 
@@ -20,6 +29,7 @@ let model: FakeModelServer | undefined;
 let claudeRun: ClaudeRun | undefined;
 let codexRun: CodexRun | undefined;
 let geminiRun: GeminiRun | undefined;
+let opencodeRun: OpenCodeRun | undefined;
 afterEach(async () => {
   await home?.close();
   home = undefined;
@@ -28,7 +38,8 @@ afterEach(async () => {
   await claudeRun?.sandbox.remove();
   await codexRun?.sandbox.remove();
   await geminiRun?.sandbox.remove();
-  model = claudeRun = codexRun = geminiRun = undefined;
+  await opencodeRun?.sandbox.remove();
+  model = claudeRun = codexRun = geminiRun = opencodeRun = undefined;
 });
 
 function liveFor(agent: AgentName): jest.It {
@@ -79,7 +90,12 @@ type AgentPane = Awaited<ReturnType<typeof paneOf>> & {
 /** The installed agent in a pane of a fresh server, offline against a fresh fake model, at its prompt. */
 async function agentAtPrompt(
   agent: AgentName,
-  prepare: (bin: string, origin: string) => Promise<ClaudeRun | CodexRun | GeminiRun>,
+  prepare: (bin: string, origin: string) => Promise<ClaudeRun | CodexRun | GeminiRun | OpenCodeRun>,
+  /**
+   * Text the prompt shows once the agent reads input, for an agent that is rightly idle (nothing
+   * drawn yet) before it does: keys typed then are lost.
+   */
+  readyText?: string,
 ): Promise<AgentPane> {
   const found = findInstalledAgent(agent);
   if ('missing' in found) throw new Error(found.missing);
@@ -89,6 +105,8 @@ async function agentAtPrompt(
   const pane = await paneOf(run.launch);
   await pane.reach('idle', `${agent} at its prompt`);
   const { cli, id, screen } = pane;
+  if (readyText !== undefined)
+    await until(async () => (await screen()).includes(readyText) || undefined, STEP_MS, `"${readyText}"`);
   const submit = async (prompt: string): Promise<void> => {
     const from = fake.requests.length;
     expect(cli('send-keys', String(id), prompt).code).toBe(0);
@@ -266,5 +284,74 @@ describe('fux answer', () => {
       expect(fs.existsSync(path.join(pane.workdir, 'not-made.txt'))).toBe(false);
     },
     180_000,
+  );
+
+  liveFor('opencode')(
+    'answers a real OpenCode row of buttons: always (with its confirmation), then yes and 3 on file writes',
+    async () => {
+      const pane = await agentAtPrompt(
+        'opencode',
+        async (bin, origin) => {
+          opencodeRun = await prepareOpenCode({ bin, origin, cols: 120, rows: 40 });
+          return opencodeRun;
+        },
+        'Ask anything',
+      );
+      const { id, cli, reach, submit, workdir, model } = pane;
+      // OpenCode marks the selected button only by its background colour; zor reads it from the
+      // pane's cells. The selection starts on "Allow once".
+      const buttons = (selected: number) =>
+        ['Allow once', 'Allow always', 'Reject'].map((label, i) => ({
+          number: i + 1,
+          label,
+          cursor: i + 1 === selected,
+        }));
+
+      model.enqueue(
+        opencodeBash('touch made-by-opencode.txt', 'Create a marker file'),
+        text('The marker is made.'),
+      );
+      await submit('Create the marker file');
+      await reach('blocked', 'the command permission prompt');
+      expect(JSON.parse(cli('answer', String(id), '--json').stdout)).toEqual({
+        rule: 'permission_prompt',
+        options: buttons(1),
+      });
+      // "Allow always" opens a confirmation, whose Confirm is selected: the second Enter.
+      const always = JSON.parse(cli('answer', String(id), 'always', '--json').stdout) as unknown;
+      expect(always).toMatchObject({
+        option: { number: 2, label: 'Allow always' },
+        keys: ['Right', 'Enter', 'Enter'],
+      });
+      await toolRanAndAgentWentOn(pane, 'made-by-opencode.txt', 'The marker is made.');
+      // Always it was, not once: the next touch runs without a prompt (nothing here would answer one).
+      model.enqueue(opencodeBash('touch touched-again.txt', 'Another marker'), text('Touched again.'));
+      await submit('Touch another marker');
+      await toolRanAndAgentWentOn(pane, 'touched-again.txt', 'Touched again.');
+
+      model.enqueue(opencodeWrite(path.join(workdir, 'notes.txt'), 'Some notes.\n'), text('Notes written.'));
+      await submit('Write the notes');
+      await reach('blocked', 'the file write prompt');
+      const approved = cli('answer', String(id), 'yes');
+      expect(approved.stderr).toBe('');
+      expect(approved.stdout.trim()).toBe(`pane ${id}: chose 1. Allow once`);
+      await toolRanAndAgentWentOn(pane, 'notes.txt', 'Notes written.');
+
+      // Declining by number: Reject is the third button, two to the right of the selection.
+      model.enqueue(opencodeWrite(path.join(workdir, 'other.txt'), 'More.\n'), text('Left it alone.'));
+      await submit('Write another file');
+      await reach('blocked', 'the second file write prompt');
+      expect(cli('answer', String(id), '4').stderr).toContain(
+        'the prompt has no option 4; the options on screen: 1. Allow once · 2. Allow always · 3. Reject',
+      );
+      const declined = JSON.parse(cli('answer', String(id), '3', '--json').stdout) as unknown;
+      expect(declined).toMatchObject({
+        option: { number: 3, label: 'Reject' },
+        keys: ['Right', 'Right', 'Enter'],
+      });
+      await reach('idle', 'OpenCode back at its prompt after rejecting');
+      expect(fs.existsSync(path.join(workdir, 'other.txt'))).toBe(false);
+    },
+    300_000,
   );
 });

@@ -17,6 +17,7 @@ describe('parseFixture', () => {
       expect: 'working',
       matched: 'spinner',
       lines: ['line one', '', 'line three'],
+      styles: [],
     });
   });
 
@@ -43,6 +44,26 @@ describe('parseFixture', () => {
     expect(() => parseFixture(text, 'dir/f.txt')).toThrow(message);
     expect(() => parseFixture(text, 'dir/f.txt')).toThrow(/^dir\/f\.txt: /);
   });
+
+  it('reads styled runs from the attrs header, numbering lines from the first body line', () => {
+    const text =
+      '# title:\n# expect: blocked\n# attrs: 2:1-6:background 2:8-10:bold+inverse\nAsk?\n Allow  No\n';
+    expect(parseFixture(text, 'f.txt').styles).toEqual([
+      { line: 1, from: 1, to: 6, flags: ['background'] },
+      { line: 1, from: 8, to: 10, flags: ['bold', 'inverse'] },
+    ]);
+    expect(formatFixture(parseFixture(text, 'f.txt'))).toBe(text);
+    expect(parseFixture('# expect: idle\nx\n', 'f.txt').styles).toEqual([]);
+  });
+
+  it.each(['2:1-6', '0:1-6:bold', '1:6-6:bold', '1:1-6:italic', '1:1-6:bold+'])(
+    'rejects the attrs entry %s',
+    (entry) => {
+      expect(() => parseFixture(`# expect: idle\n# attrs: ${entry}\nx\n`, 'f.txt')).toThrow(
+        `"attrs" entry "${entry}" is not LINE:FROM-TO:FLAGS`,
+      );
+    },
+  );
 
   it('round-trips through formatFixture', () => {
     const text =

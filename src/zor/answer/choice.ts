@@ -47,19 +47,34 @@ export function pickOption(
   return { problem: `the prompt has no ${name}; the options on screen: ${describeOptions(options)}` };
 }
 
-/** The key names that choose `option`: its number typed, or the cursor moved to it and Enter. */
+/**
+ * The key names that choose `option`: its number typed, or the cursor moved to it (Up/Down in a
+ * list, Left/Right in a row) and Enter; then the keys of any confirm step its label needs. A row
+ * is walked straight from the selected label, never around its ends, so it does not matter
+ * whether the agent's row wraps.
+ */
 export function answerKeys(
   prompt: VisiblePrompt,
   option: PromptOption,
 ): { readonly keys: string[] } | { readonly problem: string } {
-  if (prompt.answers.select === 'digit') {
+  const { answers } = prompt;
+  const confirm = answers.confirm.find((step) => step.label.test(option.label))?.keys ?? [];
+  if (answers.select === 'digit') {
     // A prompt takes a digit as the choice at once: "1" of "12" would already choose option 1.
     if (option.number > 9) return { problem: `option ${option.number} has no single digit to type` };
-    return { keys: [String(option.number)] };
+    return { keys: [String(option.number), ...confirm] };
   }
   const at = prompt.options.find((o) => o.cursor);
-  if (at === undefined)
-    return { problem: 'the cursor is on none of the options, so arrows cannot reach one' };
+  if (at === undefined) {
+    const where =
+      answers.layout === 'row'
+        ? 'no option is drawn selected (or more than one is)'
+        : 'the cursor is on none of the options';
+    return { problem: `${where}, so arrows cannot reach one` };
+  }
   const steps = option.number - at.number;
-  return { keys: [...Array<string>(Math.abs(steps)).fill(steps > 0 ? 'Down' : 'Up'), 'Enter'] };
+  const [forward, back] = answers.layout === 'row' ? ['Right', 'Left'] : ['Down', 'Up'];
+  return {
+    keys: [...Array<string>(Math.abs(steps)).fill(steps > 0 ? forward : back), 'Enter', ...confirm],
+  };
 }

@@ -1,19 +1,20 @@
 /**
  * The prompt a blocked agent shows, read from the screen with its rule set's `answers`: which
- * blocked rule wins now, and the numbered options drawn for it. Pure: a rule set and a screen in,
+ * blocked rule wins now, and the options drawn for it (numbered lines of a list, or the labels of
+ * a row of buttons with the selected one told by its styles). Pure: a rule set and a screen in,
  * the options (or why there are none) out.
  */
 import { evaluate } from '../rules/evaluate';
 import { RegionReader } from '../rules/region-text';
 import type { CompiledAnswers, RuleSet } from '../rules/rule-set';
-import type { ScreenView } from '../screen/screen-view';
+import type { ScreenView, StyleFlag, StyleSpan } from '../screen/screen-view';
 
 export interface PromptOption {
-  /** As drawn: `2` for "2. Yes, and don't ask again…". */
+  /** As drawn: `2` for "2. Yes, and don't ask again…"; in a row, its place from the left (1, 2, 3…). */
   readonly number: number;
   /** The option's text on its first line, as drawn. */
   readonly label: string;
-  /** The option the cursor is on. */
+  /** The option the cursor is on (in a row: the one drawn selected). */
   readonly cursor: boolean;
 }
 
@@ -55,6 +56,58 @@ export function parseOptions(lines: readonly string[], answers: CompiledAnswers)
   return (answers.cursor !== undefined && withCursor.length > 0 ? withCursor : runs).at(-1) ?? [];
 }
 
+/** A label of a row: words separated by single spaces, so runs of two or more spaces split labels. */
+const ROW_LABEL = /\S+(?: \S+)*/gu;
+
+/**
+ * The options of a row of buttons: the last line of `lines` that `answers.option` matches, its
+ * `row` group split into labels at runs of two or more spaces, numbered from the left. A label is
+ * the selected one when every one of its cells carries one of the `selected` styles; the styles
+ * are those of the last window line with the row's text (the prompt is drawn last). With no label,
+ * or more than one, drawn so, none is marked.
+ */
+export function parseRow(
+  lines: readonly string[],
+  answers: CompiledAnswers,
+  windowLines: readonly string[],
+  styles: readonly StyleSpan[],
+): PromptOption[] {
+  let found: { line: string; start: number; text: string } | undefined;
+  for (const line of lines) {
+    const match = answers.option.exec(line);
+    const text = match?.groups?.row;
+    const start = match?.indices?.groups?.row?.[0];
+    if (text !== undefined && start !== undefined) found = { line, start, text };
+  }
+  if (found === undefined) return [];
+  const windowLine = windowLines.lastIndexOf(found.line);
+  const lineStyles = styles.filter((span) => span.line === windowLine);
+  const labels = [...found.text.matchAll(ROW_LABEL)].map((match) => {
+    const from = Array.from(found.line.slice(0, found.start + match.index)).length;
+    const to = from + Array.from(match[0]).length;
+    return { label: match[0], selected: coveredBy(lineStyles, from, to, answers.selected) };
+  });
+  const selectedOnce = labels.filter((label) => label.selected).length === 1;
+  return labels.map((label, index) => ({
+    number: index + 1,
+    label: label.label,
+    cursor: selectedOnce && label.selected,
+  }));
+}
+
+/** Whether every column from `from` to `to` lies in a span carrying one of `flags`. */
+function coveredBy(
+  spans: readonly StyleSpan[],
+  from: number,
+  to: number,
+  flags: readonly StyleFlag[],
+): boolean {
+  const marked = spans.filter((span) => span.flags.some((flag) => flags.includes(flag)));
+  for (let column = from; column < to; column++)
+    if (!marked.some((span) => span.from <= column && column < span.to)) return false;
+  return true;
+}
+
 export function readPrompt(set: RuleSet, view: ScreenView): PromptReading {
   const verdict = evaluate(set, view);
   if (verdict.state !== 'blocked' || verdict.rule === undefined)
@@ -62,7 +115,11 @@ export function readPrompt(set: RuleSet, view: ScreenView): PromptReading {
   const rule = verdict.rule;
   const answers = set.answers.find((entry) => entry.rules.includes(rule));
   if (answers === undefined) return { ok: false, reason: 'no-answers', rule };
-  const options = parseOptions(new RegionReader(view, set).read(answers.region).lines, answers);
+  const lines = new RegionReader(view, set).read(answers.region).lines;
+  const options =
+    answers.layout === 'row'
+      ? parseRow(lines, answers, view.lines(), view.styles())
+      : parseOptions(lines, answers);
   if (options.length === 0) return { ok: false, reason: 'no-options', rule };
   return { ok: true, prompt: { rule, options, answers } };
 }

@@ -1,16 +1,21 @@
 /**
  * Compiles a rule set's `answers` entries (how its blocked prompts are answered), checking what zod
- * cannot: the region parses, the patterns compile, the option pattern names the `number` and
- * `label` groups, every rule named is a blocked rule of the set and is named by one entry only,
- * and `arrows` has a cursor to move from.
+ * cannot: the region parses, the patterns compile, the option pattern names its layout's groups
+ * (`number` and `label` in a list, `row` in a row), every rule named is a blocked rule of the set and is named by one entry only,
+ * `arrows` in a list has a cursor to move from, and a row is read the way rows are (no cursor
+ * pattern, no digits: its selection is read from the styles).
  */
 import { parseRegion, REGIONS_NEEDING_PROMPT_MARKER, type Region } from './region';
 import { compilePattern } from './pattern';
+import type { StyleFlag } from '../screen/screen-view';
 import type { CompiledAnswers, CompiledRule } from './rule-set';
 import type { AnswersInput } from './schema';
 
-/** The groups an option pattern must capture. */
-const OPTION_GROUPS = ['number', 'label'] as const;
+/** The groups an option pattern must capture, by layout. */
+const OPTION_GROUPS = { list: ['number', 'label'], row: ['row'] } as const;
+
+/** What marks a row's selected label unless the entry says: the common ways a TUI highlights one. */
+const DEFAULT_SELECTED: readonly StyleFlag[] = ['inverse', 'background'];
 
 /** The named groups a pattern declares: matched against nothing through an empty alternative. */
 function groupNames(pattern: RegExp): string[] {
@@ -57,26 +62,44 @@ export function compileAnswers(
       add('region', `region "${entry.region}" needs the set's prompt_marker`);
     else region = parsed;
 
-    const option = pattern('option', entry.option);
+    const { layout } = entry;
+    let option = pattern('option', entry.option);
     if (option !== undefined) {
       const names = groupNames(option);
-      for (const group of OPTION_GROUPS)
+      for (const group of OPTION_GROUPS[layout])
         if (!names.includes(group)) add('option', `the pattern has no group (?<${group}>…)`);
+      // The row's column on the line locates each label's cells among the styles.
+      if (layout === 'row') option = new RegExp(option.source, `${option.flags}d`);
     }
     const cursor = pattern('cursor', entry.cursor);
-    if (entry.select === 'arrows' && entry.cursor === undefined)
-      add('select', '"arrows" moves from the option under the cursor; give a cursor pattern');
+    if (layout === 'list') {
+      if (entry.select === 'arrows' && entry.cursor === undefined)
+        add('select', '"arrows" moves from the option under the cursor; give a cursor pattern');
+      if (entry.selected !== undefined)
+        add('selected', 'only a row reads its selection from styles; a list has a cursor pattern');
+    } else {
+      if (entry.select === 'digit') add('select', 'a row has no numbers to type; use "arrows" (Left/Right)');
+      if (entry.cursor !== undefined)
+        add('cursor', "a row's selected option is read from its styles (`selected`), not a pattern");
+    }
+    const confirm = entry.confirm.flatMap((step, at) => {
+      const label = pattern(`confirm[${at}].label`, step.label);
+      return label === undefined ? [] : [{ label, keys: step.keys }];
+    });
 
     return {
       rules: entry.rules,
       region,
+      layout,
       // Only reached without a pattern when a problem was added, and then the set is not loaded.
       option: option ?? /(?!)/u,
       cursor,
       select: entry.select,
+      selected: entry.selected ?? DEFAULT_SELECTED,
       yes: pattern('yes', entry.yes),
       always: pattern('always', entry.always),
       no: pattern('no', entry.no),
+      confirm,
     };
   });
 }

@@ -1,5 +1,6 @@
 /** A rule set after validation and compilation: what evaluation, identification and the CLI use. */
 import type { VerdictState, VisibleFlags } from '../agent-state';
+import type { StyleFlag } from '../screen/screen-view';
 import type { Region } from './region';
 
 /** A gate with needles lowercased and patterns compiled once, at load. */
@@ -21,19 +22,32 @@ export interface CompiledRule {
   readonly gate: CompiledGate;
 }
 
+/** A second step: options whose label matches `label` are followed by `keys`. */
+export interface CompiledConfirm {
+  readonly label: RegExp;
+  readonly keys: readonly string[];
+}
+
 /** How the prompts of some blocked rules are answered (the schema's `answers`, compiled). */
 export interface CompiledAnswers {
   /** The blocked rules whose prompts these are. */
   readonly rules: readonly string[];
   readonly region: Region;
-  /** An option line, with the named groups `number` and `label`. */
+  readonly layout: 'list' | 'row';
+  /**
+   * `list`: an option line, with the named groups `number` and `label`. `row`: the line of
+   * options, with the named group `row`, compiled with indices (`d`) so the labels' columns are known.
+   */
   readonly option: RegExp;
-  /** The option line under the cursor. */
+  /** The option line under the cursor (`list`). */
   readonly cursor: RegExp | undefined;
   readonly select: 'digit' | 'arrows';
+  /** `row`: the styles that mark the selected label. */
+  readonly selected: readonly StyleFlag[];
   readonly yes: RegExp | undefined;
   readonly always: RegExp | undefined;
   readonly no: RegExp | undefined;
+  readonly confirm: readonly CompiledConfirm[];
 }
 
 export interface RuleSet {

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { VERDICT_STATES } from '../agent-state';
+import { STYLE_FLAGS } from '../screen/screen-view';
 
 /** Rule set ids and rule ids: short, lowercase-friendly, usable in a file name and a fixture header. */
 const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -84,6 +85,14 @@ export const ruleSchema = z.strictObject({
   visible_working: z.boolean().default(false),
 });
 
+/** A step some options need after they are chosen, such as confirming an "always allow". */
+export interface ConfirmInput {
+  /** The labels of the options that need it. */
+  readonly label: string;
+  /** Key names pressed after the choice's own keys, e.g. `["Enter"]`. */
+  readonly keys: readonly string[];
+}
+
 /**
  * How the prompts of some blocked rules are answered (`fux answer`): which lines on screen are the
  * options, which of them mean yes, always and no, and which keys choose one.
@@ -93,31 +102,58 @@ export interface AnswersInput {
   readonly rules: readonly string[];
   /** Where the options are drawn, e.g. `whole`, `after_last_rule`. Default `whole`. */
   readonly region: string;
-  /** A line that is an option, with named groups `number` (its digits) and `label` (its text). */
+  /**
+   * `list`: one option per line, numbered. `row`: the options side by side on one line, split by
+   * runs of two or more spaces, the selected one told by how it is drawn. Default `list`.
+   */
+  readonly layout: 'list' | 'row';
+  /**
+   * `list`: a line that is an option, with named groups `number` (its digits) and `label` (its
+   * text). `row`: the line of options, with a named group `row` around the labels.
+   */
   readonly option: string;
-  /** The option line under the cursor; needed by `select = "arrows"`. */
+  /** The option line under the cursor (`list` only); needed by `select = "arrows"`. */
   readonly cursor?: string;
-  /** `digit` types the option's number; `arrows` moves the cursor to it with Up/Down, then Enter. */
+  /**
+   * `digit` types the option's number; `arrows` moves the cursor to it (Up/Down in a list,
+   * Left/Right in a row), then Enter.
+   */
   readonly select: 'digit' | 'arrows';
+  /** `row` only: the styles that mark the selected label. Default inverse and background. */
+  readonly selected?: readonly ('bold' | 'inverse' | 'background')[];
   /** A label that accepts (`fux answer ID yes`: the first such option that is not an `always` one). */
   readonly yes?: string;
   /** A label that accepts and stops asking ("don't ask again", "always allow"). */
   readonly always?: string;
   /** A label that declines. */
   readonly no?: string;
+  /** Second steps: options whose label matches one are followed by its keys. */
+  readonly confirm: readonly ConfirmInput[];
 }
 
 export const ANSWER_SELECT = ['digit', 'arrows'] as const;
+export const ANSWER_LAYOUTS = ['list', 'row'] as const;
+
+/** A key name as `fux send-keys` takes it (`Enter`, `Right`, `y`); the server's encoder checks it. */
+const keyName = z.string().regex(/^[A-Za-z0-9-]{1,16}$/, 'a key name such as Enter or Right');
+
+export const confirmSchema = z.strictObject({
+  label: z.string(),
+  keys: z.array(keyName).min(1).max(8),
+});
 
 export const answersSchema = z.strictObject({
   rules: z.array(identifier('a rule id')).min(1),
   region: z.string().default('whole'),
+  layout: z.enum(ANSWER_LAYOUTS).default('list'),
   option: z.string(),
   cursor: z.string().optional(),
   select: z.enum(ANSWER_SELECT),
+  selected: z.array(z.enum(STYLE_FLAGS)).min(1).optional(),
   yes: z.string().optional(),
   always: z.string().optional(),
   no: z.string().optional(),
+  confirm: z.array(confirmSchema).max(8).default([]),
 });
 
 /** One agent's rule file. */

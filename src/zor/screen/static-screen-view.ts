@@ -5,6 +5,7 @@ import {
   type Progress,
   type ScreenSize,
   type ScreenView,
+  type StyleSpan,
 } from './screen-view';
 import { sanitiseTitle } from './title';
 
@@ -12,6 +13,8 @@ export interface StaticScreen {
   readonly lines: readonly string[];
   readonly title?: string;
   readonly progress?: Progress;
+  /** Styled runs of `lines` (a fixture's `attrs`); none when absent. */
+  readonly styles?: readonly StyleSpan[];
 }
 
 export class StaticScreenView implements ScreenView {
@@ -32,6 +35,11 @@ export class StaticScreenView implements ScreenView {
 
   text(): string {
     return this.windowText;
+  }
+
+  /** The given runs on lines the window keeps (trailing blank lines are dropped). */
+  styles(): readonly StyleSpan[] {
+    return (this.screen.styles ?? []).filter((span) => span.line < this.windowLines.length);
   }
 
   title(): string {

@@ -7,9 +7,9 @@
  * scrollback when the bottom of the viewport is blank.
  */
 import type { IDisposable, Terminal } from '@xterm/headless';
-import { detectionWindow } from './detection-window';
+import { detectionWindow, detectionWindowStyles } from './detection-window';
 import { parseProgressOsc } from './progress';
-import { joinLines, type Progress, type ScreenSize, type ScreenView } from './screen-view';
+import { joinLines, type Progress, type ScreenSize, type ScreenView, type StyleSpan } from './screen-view';
 import { sanitiseTitle } from './title';
 
 /** OSC 9 is shared with other subcommands; the handler returns false so other handlers still run. */
@@ -21,6 +21,8 @@ export class XtermScreenView implements ScreenView, IDisposable {
   private bells = 0;
   private cachedLines: readonly string[] = [];
   private cachedText = '';
+  /** Computed on demand only: rules never read styles, so a pane's detection does not pay for them. */
+  private cachedStyles: readonly StyleSpan[] | undefined;
   private stale = true;
   /** Title, progress or bell changed since the last takeChanged(). */
   private evidenceChanged = false;
@@ -63,6 +65,16 @@ export class XtermScreenView implements ScreenView, IDisposable {
   text(): string {
     this.refresh();
     return this.cachedText;
+  }
+
+  styles(): readonly StyleSpan[] {
+    this.refresh();
+    this.cachedStyles ??= detectionWindowStyles(
+      this.terminal.buffer.active,
+      this.terminal.rows,
+      this.cachedLines,
+    );
+    return this.cachedStyles;
   }
 
   title(): string {
@@ -108,5 +120,6 @@ export class XtermScreenView implements ScreenView, IDisposable {
     this.stale = false;
     this.cachedLines = detectionWindow(this.terminal.buffer.active, this.terminal.rows);
     this.cachedText = joinLines(this.cachedLines);
+    this.cachedStyles = undefined;
   }
 }

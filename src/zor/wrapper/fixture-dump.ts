@@ -34,6 +34,7 @@ export function dumpFixture(input: DumpInput, sequence: number, directory = tmpd
       expect: verdict?.state ?? 'idle',
       matched: verdict === undefined ? undefined : (verdict.rule ?? NO_RULE_MATCHED),
       lines: screen.lines(),
+      styles: screen.styles(),
     },
     new Map([['size', `${size.cols}x${size.rows}`]]),
   );

@@ -5,6 +5,8 @@ import { answerKeys, pickOption } from '../../../src/zor/answer/choice';
 import { readPrompt, type VisiblePrompt } from '../../../src/zor/answer/visible-prompt';
 import { parseRuleSet } from '../../../src/zor/rules/load';
 import { RuleFileError } from '../../../src/zor/rules/rule-file-error';
+import { StaticScreenView } from '../../../src/zor/screen/static-screen-view';
+import type { StyleFlag, StyleSpan } from '../../../src/zor/screen/screen-view';
 import { screen } from '../support/rules';
 
 const SET = `id = "agent"
@@ -152,5 +154,98 @@ describe('reading and answering a prompt', () => {
       reason: 'no-answers',
       rule: 'ask',
     });
+  });
+});
+
+describe('a row of buttons (layout = "row")', () => {
+  const ROW = `
+[[answers]]
+rules = ["ask"]
+layout = "row"
+option = '^\\s*\\|\\s+(?<row>Allow\\s{2,}.*Deny)(?:\\s|$)'
+select = "arrows"
+yes = '^Allow$'
+always = '^Always allow$'
+no = '^Deny$'
+confirm = [{ label = '^Always', keys = ["Enter"] }]
+`;
+  // Columns: "Allow" 2-7, "Always allow" 10-22, "Deny" 25-29 (end exclusive).
+  const line = '| Allow   Always allow   Deny     enter confirm';
+  const lines = ['continue?', 'Allow   Always allow   Deny', line];
+  const on = (from: number, to: number, flags: StyleFlag[] = ['background']): StyleSpan => ({
+    line: 2,
+    from,
+    to,
+    flags,
+  });
+  const promptWith = (styles: StyleSpan[], toml = SET + ROW): VisiblePrompt => {
+    const r = readPrompt(parseRuleSet(toml, 'agent.toml'), new StaticScreenView({ lines, styles }));
+    if (!r.ok) throw new Error(`no prompt: ${r.reason}`);
+    return r.prompt;
+  };
+
+  it('splits the row group at runs of two or more spaces and finds the selection by its styles', () => {
+    // The bar's own cell is styled too; it is outside every label.
+    const p = promptWith([on(0, 1), on(9, 23)]);
+    expect(p.options).toEqual([
+      { number: 1, label: 'Allow', cursor: false },
+      { number: 2, label: 'Always allow', cursor: true },
+      { number: 3, label: 'Deny', cursor: false },
+    ]);
+  });
+
+  it('walks Left or Right straight from the selected label, then Enter, then the confirm step', () => {
+    const p = promptWith([on(2, 7, ['inverse'])]);
+    const keys = (n: number) => answerKeys(p, p.options[n - 1]!);
+    expect([keys(1), keys(2), keys(3)]).toEqual([
+      { keys: ['Enter'] },
+      { keys: ['Right', 'Enter', 'Enter'] },
+      { keys: ['Right', 'Right', 'Enter'] },
+    ]);
+    expect(answerKeys(promptWith([on(25, 29)]), p.options[0]!)).toEqual({ keys: ['Left', 'Left', 'Enter'] });
+  });
+
+  it('a label is selected only when all of it is styled, and only one may be', () => {
+    const cursors = (styles: StyleSpan[]) => promptWith(styles).options.map((o) => o.cursor);
+    expect(cursors([on(3, 7)])).toEqual([false, false, false]);
+    expect(cursors([on(2, 7, ['bold']), on(25, 29)])).toEqual([false, false, true]);
+    expect(cursors([on(2, 7), on(25, 29)])).toEqual([false, false, false]);
+    expect(answerKeys(promptWith([]), { number: 1, label: 'Allow', cursor: false })).toEqual({
+      problem: 'no option is drawn selected (or more than one is), so arrows cannot reach one',
+    });
+  });
+
+  it('reads the selection from the styles its entry names', () => {
+    const toml = SET + ROW.replace('select = "arrows"', 'select = "arrows"\nselected = ["bold"]');
+    expect(promptWith([on(2, 7, ['bold'])], toml).options[0]).toMatchObject({ cursor: true });
+    expect(promptWith([on(2, 7)], toml).options[0]).toMatchObject({ cursor: false });
+  });
+
+  it('refuses what a row cannot have: digits, a cursor pattern, no row group; and selected on a list', () => {
+    const toml = `${SET}
+[[answers]]
+rules = ["ask"]
+layout = "row"
+option = '(?<label>x)'
+cursor = '^>'
+select = "digit"
+confirm = [{ label = '(', keys = ["Enter"] }]
+
+[[answers]]
+rules = ["busy2"]
+option = '(?<number>\\d) (?<label>x)'
+select = "digit"
+selected = ["bold"]
+confirm = [{ label = 'x', keys = ["Enter key"] }]
+`;
+    expect(problemsOf(toml)).toEqual([expect.stringMatching(/^answers\[1\]\.confirm\[0\]\.keys\[0\]: /)]);
+    expect(problemsOf(toml.replace(' key"', '"'))).toEqual([
+      'answers[0], option: the pattern has no group (?<row>…)',
+      'answers[0], select: a row has no numbers to type; use "arrows" (Left/Right)',
+      "answers[0], cursor: a row's selected option is read from its styles (`selected`), not a pattern",
+      expect.stringMatching(/^answers\[0\], confirm\[0\]\.label: regex "\(" does not compile/),
+      'answers[1], rules: no rule "busy2" in the set',
+      'answers[1], selected: only a row reads its selection from styles; a list has a cursor pattern',
+    ]);
   });
 });

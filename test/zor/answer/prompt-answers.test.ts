@@ -170,9 +170,70 @@ describe('the options of a Gemini CLI prompt', () => {
 });
 
 describe('an OpenCode prompt', () => {
-  // Its row of buttons shows the selection only by colour; rules/opencode.toml says why it has no answers.
-  it.each(['permission-command', 'permission-write-80x24'])('%s is blocked but has no answers', (name) => {
-    expect(reading('opencode', name)).toEqual({ ok: false, reason: 'no-answers', rule: 'permission_prompt' });
+  // A row of buttons whose selection is drawn only by a background colour: the fixtures carry the
+  // screen's styles (their `attrs` header), and the selected button is read from them.
+  const BUTTONS = ['Allow once', 'Allow always', 'Reject'];
+  const row = (selected: number) =>
+    BUTTONS.map((label, i) => `${i + 1 === selected ? '>' : ' '}${i + 1}. ${label}`);
+
+  it.each([
+    ['permission-command', 1],
+    ['permission-command-80x24', 1],
+    ['permission-write', 1],
+    ['permission-write-80x24', 1],
+    ['permission-reject-selected', 3],
+    ['permission-reject-selected-80x24', 3],
+  ])('%s: the buttons, the selected one (%i) and yes, always, no', (name, selected) => {
+    const p = prompt('opencode', name);
+    expect([p.rule, labels(p), picks(p, 'yes', 'always', 'no', '2')]).toEqual([
+      'permission_prompt',
+      row(selected),
+      ['1', '2', '3', '2'],
+    ]);
+  });
+
+  it('walks Right or Left from the selected button; "Allow always" is confirmed with a second Enter', () => {
+    const first = prompt('opencode', 'permission-command');
+    const last = prompt('opencode', 'permission-reject-selected-80x24');
+    const keys = (p: VisiblePrompt, n: number) => answerKeys(p, p.options[n - 1]!);
+    expect([keys(first, 1), keys(first, 2), keys(first, 3)]).toEqual([
+      { keys: ['Enter'] },
+      { keys: ['Right', 'Enter', 'Enter'] },
+      { keys: ['Right', 'Right', 'Enter'] },
+    ]);
+    expect([keys(last, 1), keys(last, 2), keys(last, 3)]).toEqual([
+      { keys: ['Left', 'Left', 'Enter'] },
+      { keys: ['Left', 'Enter', 'Enter'] },
+      { keys: ['Enter'] },
+    ]);
+  });
+
+  it.each(['permission-always-confirm', 'permission-always-confirm-80x24'])(
+    '%s: the "Always allow" confirmation, Confirm selected, has yes and no',
+    (name) => {
+      const p = prompt('opencode', name);
+      expect([p.rule, labels(p), picks(p, 'yes', 'no')]).toEqual([
+        'always_confirm',
+        ['>1. Confirm', ' 2. Cancel'],
+        ['1', '2'],
+      ]);
+      expect(answerKeys(p, p.options[1]!)).toEqual({ keys: ['Right', 'Enter'] });
+      expect(picked(p, 'always')).toBe(
+        'the prompt has no "always" option; the options on screen: 1. Confirm · 2. Cancel',
+      );
+    },
+  );
+
+  it('without styles (a fixture captured before attrs) the buttons are read but none is selected', () => {
+    const file = join(REPO, 'fixtures', 'opencode', 'permission-command.txt');
+    const text = readFileSync(file, 'utf8').replace(/^# attrs: .*\n/m, '');
+    const fixture = parseFixture(text, file);
+    const r = readPrompt(findSet(sets, 'opencode')!, fixtureScreen(fixture));
+    if (!r.ok) throw new Error(r.reason);
+    expect(labels(r.prompt)).toEqual(row(0));
+    expect(answerKeys(r.prompt, r.prompt.options[0]!)).toEqual({
+      problem: 'no option is drawn selected (or more than one is), so arrows cannot reach one',
+    });
   });
 });
 
@@ -188,6 +249,9 @@ describe('a screen with no prompt to answer', () => {
     ['gemini', 'idle-after-reply', 'idle'],
     ['gemini', 'working-tool', 'working'],
     ['gemini', 'guard-typed-question', 'idle'],
+    ['opencode', 'guard-typed-question', 'idle'],
+    ['opencode', 'model-picker', 'skip'],
+    ['opencode', 'working-tool', 'working'],
   ])('%s/%s is not blocked (%s)', (agent, name, state) => {
     expect(reading(agent, name)).toEqual({ ok: false, reason: 'not-blocked', state });
   });

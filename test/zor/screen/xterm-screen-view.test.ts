@@ -169,3 +169,32 @@ describe('XtermScreenView detection window', () => {
     expect(view.size()).toEqual({ rows: 7, cols: 33 });
   });
 });
+
+describe('XtermScreenView styles', () => {
+  it('reads bold, inverse and a background other than the row’s as runs in code-point columns', async () => {
+    const { terminal, view } = setup(30, 4);
+    // A row on a grey panel (48;5;236) with one button on blue: the panel is the row's own colour.
+    const panel = '\x1b[48;5;236m';
+    await feed(
+      terminal,
+      `${panel} Once  \x1b[44m Always \x1b[0m${panel}  No${' '.repeat(10)}\x1b[0m\r\n` +
+        `中\x1b[1mbold\x1b[0m \x1b[7minv\x1b[0m\r\n`,
+    );
+    expect(view.lines()).toEqual([' Once   Always   No', '中bold inv']);
+    expect(view.styles()).toEqual([
+      { line: 0, from: 7, to: 15, flags: ['background'] },
+      // The row's own background is the terminal default here; the wide glyph is one column.
+      { line: 1, from: 1, to: 5, flags: ['bold'] },
+      { line: 1, from: 6, to: 9, flags: ['inverse'] },
+    ]);
+  });
+
+  it('recomputes the styles after the screen changes, and only then', async () => {
+    const { terminal, view } = setup(20, 3);
+    await feed(terminal, '\x1b[1mhi\x1b[0m');
+    const first = view.styles();
+    expect(view.styles()).toBe(first);
+    await feed(terminal, '\r\x1b[0mhi');
+    expect(view.styles()).toEqual([]);
+  });
+});
