@@ -115,18 +115,26 @@ async function agentAtPrompt(
     // newline in the composer; under load the echo can show before that window closes. Pressing
     // Enter again is harmless: an empty composer ignores it.
     let pressed = Number.NEGATIVE_INFINITY;
-    await until(
-      () => {
-        if (fake.requests.slice(from).some((r) => r.kind === 'main')) return true;
-        if (Date.now() - pressed >= ENTER_AGAIN_MS) {
-          expect(cli('send-keys', String(id), 'Enter').code).toBe(0);
-          pressed = Date.now();
-        }
-        return undefined;
-      },
-      STEP_MS,
-      `"${prompt}" sent to the model`,
-    );
+    try {
+      await until(
+        () => {
+          if (fake.requests.slice(from).some((r) => r.kind === 'main')) return true;
+          if (Date.now() - pressed >= ENTER_AGAIN_MS) {
+            expect(cli('send-keys', String(id), 'Enter').code).toBe(0);
+            pressed = Date.now();
+          }
+          return undefined;
+        },
+        STEP_MS,
+        `"${prompt}" sent to the model`,
+      );
+    } catch (error) {
+      const asked = fake.requests.slice(from).map((r) => r.kind);
+      throw new Error(
+        `${(error as Error).message}; requests since: [${asked.join(', ')}], screen:\n${await screen()}`,
+        { cause: error },
+      );
+    }
   };
   return { ...pane, workdir: run.sandbox.workdir, model: fake, submit };
 }
@@ -246,10 +254,16 @@ describe('fux answer', () => {
   liveFor('gemini')(
     'approves a real Gemini CLI command with yes, moving its cursor and pressing Enter',
     async () => {
-      const pane = await agentAtPrompt('gemini', async (bin, origin) => {
-        geminiRun = await prepareGemini({ bin, origin, cols: 120, rows: 40 });
-        return geminiRun;
-      });
+      // Gemini CLI can be idle (its banner drawn) before its composer reads keys: the kernel
+      // echoes keys typed then above the banner, and they never reach the composer.
+      const pane = await agentAtPrompt(
+        'gemini',
+        async (bin, origin) => {
+          geminiRun = await prepareGemini({ bin, origin, cols: 120, rows: 40 });
+          return geminiRun;
+        },
+        'Type your message',
+      );
       const { id, cli, reach, submit, model } = pane;
 
       model.enqueue(
