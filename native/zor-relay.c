@@ -608,6 +608,12 @@ int main(int argc, char **argv) {
       }
       if (fds[master_at].revents & (POLLIN | POLLHUP | POLLERR)) {
         ssize_t got = read(master, buffer, sizeof buffer);
+        // A pty read returns at most the kernel's 4 KiB; take what else is ready, and write it at once.
+        while (got > 0 && (size_t)got + 4096 <= sizeof buffer) {
+          ssize_t more = read(master, buffer + got, sizeof buffer - (size_t)got);
+          if (more <= 0) break;
+          got += more;
+        }
         if (got > 0) {
           write_out(buffer, (size_t)got);
           scan(buffer, (size_t)got);
