@@ -60,7 +60,11 @@ enum { CONTROL_FD = 0, OUT_FD = 1, COPY_FD = 3, STATUS_FD = 4, TERMINAL_FD = 5 }
  * reaches zor in a few pieces, each cut to its tail (parse-feed.ts batches its writes the same).
  */
 #define COPY_HOLD_MS 10
-/** A plain run in the copy queue longer than this is cut at once rather than when the copy is written. */
+/**
+ * A plain run in the copy queue longer than this is cut as it is read, not only when the copy is
+ * written (zor may not be reading); after a cut that found too few line feeds, not again before the
+ * run has doubled, so a long run without them is not scanned over and over.
+ */
 #define CUT_AT_BYTES 65536
 
 /* ---- a growable byte queue ---- */
@@ -273,8 +277,14 @@ static void boundary_byte(unsigned char byte) {
 static size_t run_length = 0;
 static unsigned long long cut_bytes = 0;
 
-/** Reads a chunk of the child's output: the escape-sequence boundary, the region, the plain run. */
-static void scan(const unsigned char *bytes, size_t length) {
+static void cut_run(struct queue *copy);
+
+/**
+ * Reads a chunk of the child's output (the escape-sequence boundary, the region, the plain run)
+ * and, with `copy`, queues it for zor, cutting each plain run where it ends.
+ */
+static void scan(const unsigned char *bytes, size_t length, struct queue *copy) {
+  size_t queued = 0;
   for (size_t i = 0; i < length; i++) {
     unsigned char byte = bytes[i];
     if (state == GROUND && !after_c1 && is_plain(byte)) {
@@ -285,12 +295,19 @@ static void scan(const unsigned char *bytes, size_t length) {
       previous_byte = bytes[i];
       continue;
     }
+    if (copy != NULL && run_length > 0) {
+      // The run ends here: once other output follows it, it is no longer the queue's last run.
+      queue_push(copy, bytes + queued, i - queued);
+      queued = i;
+      cut_run(copy);
+    }
     if (byte == 0x1b) after_c1 = 0;
     else if (previous_byte == 0xc2 && byte >= 0x80 && byte <= 0x9f) after_c1 = 1;
     run_length = 0;
     boundary_byte(byte);
     previous_byte = byte;
   }
+  if (copy != NULL) queue_push(copy, bytes + queued, length - queued);
 }
 
 /**
@@ -299,8 +316,9 @@ static void scan(const unsigned char *bytes, size_t length) {
  * above what zor's terminal needs (2 x rows - 1 + its scrollback, max(2 x rows, 100), parse-feed.ts).
  */
 static void cut_run(struct queue *copy) {
-  if (run_length == 0 || max_rows == 0 || region_unknown || region_set[alternate]) return;
   size_t keep = 4 * (size_t)max_rows + 100, feeds = 0, position = run_length;
+  // A run of no more bytes than line feeds to keep cannot hold them all.
+  if (run_length <= keep || max_rows == 0 || region_unknown || region_set[alternate]) return;
   unsigned char *run = copy->data + copy->end - run_length;
   while (feeds < keep && position > 0) {
     if (run[--position] == '\n') feeds++;
@@ -540,6 +558,7 @@ int main(int argc, char **argv) {
   struct queue copy = {0}, input = {0}, control = {0}, injections = {0};
   int master_open = 1, control_open = 1, copy_open = 1, reaped = 0, exit_code = 0, exit_signal = 0;
   long long copied_at = 0;
+  size_t cut_next = CUT_AT_BYTES;
 
   for (;;) {
     if (reaped && !master_open && copy_open && queue_length(&copy) == 0) {
@@ -616,14 +635,16 @@ int main(int argc, char **argv) {
         }
         if (got > 0) {
           write_out(buffer, (size_t)got);
-          scan(buffer, (size_t)got);
+          scan(buffer, (size_t)got, copy_open ? &copy : NULL);
           if (state == GROUND && queue_length(&injections) > 0) {
             write_out(injections.data + injections.start, queue_length(&injections));
             queue_drop(&injections, queue_length(&injections));
           }
           if (copy_open) {
-            queue_push(&copy, buffer, (size_t)got);
-            if (run_length > CUT_AT_BYTES) cut_run(&copy);
+            if (run_length > cut_next) {
+              cut_run(&copy);
+              cut_next = run_length > CUT_AT_BYTES / 2 ? 2 * run_length : CUT_AT_BYTES;
+            }
           }
         } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
           // EIO: every process holding the pty's other side has closed it, and all was read.
@@ -645,6 +666,7 @@ int main(int argc, char **argv) {
       if (written > 0) {
         queue_drop(&copy, (size_t)written);
         if (run_length > queue_length(&copy)) run_length = queue_length(&copy);
+        if (run_length < CUT_AT_BYTES) cut_next = CUT_AT_BYTES;
         copied_at = now_ms();
       } else if (written < 0 && errno != EAGAIN && errno != EINTR) {
         // zor no longer reads the copy: keep relaying, stop copying.
