@@ -17,9 +17,11 @@
  *      Its end means zor is done (or gone: the child, if still running, gets SIGHUP).
  *   1  zor's stdout: the child's bytes exactly, and zor's injections at escape-sequence boundaries.
  *   3  the copy of the child's output, for zor's parser. When zor reads slowly the copy queues
- *      here, and past COPY_LIMIT the child is not read: zor's parser sees every byte.
+ *      here, and past COPY_LIMIT the child is not read. The copy leaves out only what the parser
+ *      would scroll away unseen: the start of a long run of plain text (see "plain runs" below).
  *   4  status lines: `start PID ROWS COLS XPIXEL YPIXEL`, `size ROWS COLS XPIXEL YPIXEL`, and at the
- *      end, once every byte has been copied, `exit CODE SIGNAL` (CODE -1 for a signal death).
+ *      end, once every byte has been copied, `cut BYTES` (the bytes the copy left out) then
+ *      `exit CODE SIGNAL` (CODE -1 for a signal death).
  *   5  zor's terminal (for its size and modes), when it has one.
  *
  * The child's pty gets the modes node-pty gives a pty (the fallback path) and the terminal's size
@@ -42,6 +44,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { CONTROL_FD = 0, OUT_FD = 1, COPY_FD = 3, STATUS_FD = 4, TERMINAL_FD = 5 };
@@ -52,6 +55,17 @@ enum { CONTROL_FD = 0, OUT_FD = 1, COPY_FD = 3, STATUS_FD = 4, TERMINAL_FD = 5 }
 #define READ_BYTES 65536
 /** After the child has exited, output that stops for this long has ended (a grandchild may hold the pty). */
 #define TAIL_IDLE_MS 200
+/**
+ * A copy that is all plain text waits this long after the last write of the copy, so a flood
+ * reaches zor in a few pieces, each cut to its tail (parse-feed.ts batches its writes the same).
+ */
+#define COPY_HOLD_MS 10
+/**
+ * A plain run in the copy queue longer than this is cut as it is read, not only when the copy is
+ * written (zor may not be reading); after a cut that found too few line feeds, not again before the
+ * run has doubled, so a long run without them is not scanned over and over.
+ */
+#define CUT_AT_BYTES 65536
 
 /* ---- a growable byte queue ---- */
 
@@ -97,10 +111,102 @@ static enum state state = GROUND;
 static int continuations = 0;
 static int string_is_osc = 0;
 
+/*
+ * ---- plain runs: what the copy may leave out (src/zor/wrapper/plain-run.ts says why) ----
+ *
+ * A run of plain text (printable ASCII, CR, LF) read in the ground state only prints, returns and
+ * feeds lines, so once it has fed more lines than zor's terminal keeps (its screen and
+ * scrollback), the terminal ends in the same state whether it parsed the whole run or only its
+ * tail from a CR with enough line feeds after it. That holds only while the scroll region is the
+ * whole screen, and not after a C1 control (xterm may read it as the start of a sequence), the
+ * conditions zor's own cut (parse-feed.ts) checks on its terminal. The relay cannot read zor's
+ * terminal, so it follows the sequences that set a scroll region, for each of the two buffers, and
+ * counts a region as possibly set unless a sequence plainly made it the whole screen again.
+ */
+
+/** The byte before, and whether a C1 control came since the last ESC (EscapeBoundary's afterC1). */
+static unsigned char previous_byte = 0;
+static int after_c1 = 0;
+/** A scroll region may be set on the normal (0) or the alternate (1) buffer; the one in use. */
+static int region_set[2] = {0, 0};
+static int alternate = 0;
+/** The most rows the terminal has had: zor's terminal keeps no more lines than this allows. */
+static unsigned max_rows = 0;
+
+/** Lost track (an odd buffer switch): no cut until a reset (RIS) puts everything back in a known state. */
+static int region_unknown = 0;
+
+/** The CSI sequence being read: its prefix (`?`, `>`...), whether it had intermediates, its params. */
+static unsigned char csi_prefix = 0;
+static int csi_intermediate = 0;
+/** A form this machine does not follow exactly (sub-parameters, a prefix byte late, more than 2 params for DECSTBM). */
+static int csi_odd = 0;
+static unsigned csi_params[2];
+static unsigned csi_value = 0;
+static int csi_count = 0;
+static int csi_bytes = 0;
+/** One of the params is 47, 1047 or 1049 (the modes that switch buffers). */
+static int csi_switches = 0;
+
+static int is_plain(unsigned char byte) { return (byte >= 0x20 && byte <= 0x7e) || byte == '\r' || byte == '\n'; }
+
+static void csi_start(void) {
+  csi_prefix = 0;
+  csi_intermediate = csi_odd = csi_count = csi_bytes = csi_switches = 0;
+  csi_params[0] = csi_params[1] = 0;
+  csi_value = 0;
+}
+
+static void csi_param_end(void) {
+  if (csi_count < 2) csi_params[csi_count] = csi_value;
+  if (csi_value == 47 || csi_value == 1047 || csi_value == 1049) csi_switches = 1;
+  csi_count++;
+  csi_value = 0;
+}
+
+/** A parameter or intermediate byte of a CSI sequence (0x20-0x3f). */
+static void csi_byte(unsigned char byte) {
+  int first = csi_bytes++ == 0;
+  if (byte >= 0x3c && byte <= 0x3f) {
+    if (first) csi_prefix = byte;
+    else csi_odd = 1;
+  } else if (byte >= 0x20 && byte <= 0x2f) {
+    csi_intermediate = 1;
+  } else if (csi_intermediate || byte == ':') {
+    csi_odd = 1;
+  } else if (byte == ';') {
+    csi_param_end();
+  } else if (csi_value < 100000) {
+    csi_value = csi_value * 10 + (unsigned)(byte - '0');
+  }
+}
+
+/** A CSI sequence ends: follow the scroll region (DECSTBM) and the buffer in use (modes 47, 1047, 1049). */
+static void csi_end(unsigned char final) {
+  if (csi_bytes > 0) csi_param_end();
+  if (final == 'r') {
+    unsigned top = csi_params[0], bottom = csi_count >= 2 ? csi_params[1] : 0;
+    int whole = !csi_odd && !csi_prefix && !csi_intermediate && csi_count <= 2 && top <= 1 &&
+                (bottom == 0 || bottom >= max_rows);
+    region_set[alternate] = !whole;
+  } else if ((final == 'h' || final == 'l') && csi_prefix == '?') {
+    if (csi_odd || csi_intermediate) region_unknown = 1;
+    else if (csi_switches) alternate = final == 'h';
+  }
+}
+
+/** ESC c (RIS): xterm resets, with the normal buffer in use and no scroll region anywhere. */
+static void reset(void) {
+  region_set[0] = region_set[1] = 0;
+  alternate = 0;
+  region_unknown = 0;
+}
+
 static void escape_byte(unsigned char byte) {
   if (byte == 0x1b) return;
   if (byte == '[') {
     state = CSI;
+    csi_start();
   } else if (byte == ']') {
     state = STRING;
     string_is_osc = 1;
@@ -111,6 +217,7 @@ static void escape_byte(unsigned char byte) {
     state = ESCAPE_INTERMEDIATE;
   } else if (byte >= 0x30 && byte <= 0x7e) {
     state = GROUND;
+    if (byte == 'c') reset();
   }
 }
 
@@ -142,8 +249,14 @@ static void boundary_byte(unsigned char byte) {
     else if (byte >= 0x30 && byte <= 0x7e) state = GROUND;
     return;
   case CSI:
-    if (byte == 0x1b) state = ESCAPE;
-    else if (byte >= 0x40 && byte <= 0x7e) state = GROUND;
+    if (byte == 0x1b) {
+      state = ESCAPE;
+    } else if (byte >= 0x40 && byte <= 0x7e) {
+      state = GROUND;
+      csi_end(byte);
+    } else if (byte >= 0x20 && byte <= 0x3f) {
+      csi_byte(byte);
+    }
     return;
   case STRING:
     if (byte == 0x1b) state = STRING_ESCAPE;
@@ -158,6 +271,73 @@ static void boundary_byte(unsigned char byte) {
     escape_byte(byte);
     return;
   }
+}
+
+/** Bytes at the end of the copy queue that are a plain run, and the bytes the copy has left out. */
+static size_t run_length = 0;
+static unsigned long long cut_bytes = 0;
+
+static void cut_run(struct queue *copy);
+
+/**
+ * Reads a chunk of the child's output (the escape-sequence boundary, the region, the plain run)
+ * and, with `copy`, queues it for zor, cutting each plain run where it ends.
+ */
+static void scan(const unsigned char *bytes, size_t length, struct queue *copy) {
+  size_t queued = 0;
+  for (size_t i = 0; i < length; i++) {
+    unsigned char byte = bytes[i];
+    if (state == GROUND && !after_c1 && is_plain(byte)) {
+      // A flood is nearly all plain text: skip through it in one loop.
+      size_t from = i;
+      while (i + 1 < length && is_plain(bytes[i + 1])) i++;
+      run_length += i + 1 - from;
+      previous_byte = bytes[i];
+      continue;
+    }
+    if (copy != NULL && run_length > 0) {
+      // The run ends here: once other output follows it, it is no longer the queue's last run.
+      queue_push(copy, bytes + queued, i - queued);
+      queued = i;
+      cut_run(copy);
+    }
+    if (byte == 0x1b) after_c1 = 0;
+    else if (previous_byte == 0xc2 && byte >= 0x80 && byte <= 0x9f) after_c1 = 1;
+    run_length = 0;
+    boundary_byte(byte);
+    previous_byte = byte;
+  }
+  if (copy != NULL) queue_push(copy, bytes + queued, length - queued);
+}
+
+/**
+ * Leaves out the start of the plain run at the end of the copy queue, as plain-run.ts's trimPlainRun
+ * does: from the last CR that still has enough line feeds after it. Enough is 4 x rows + 100,
+ * above what zor's terminal needs (2 x rows - 1 + its scrollback, max(2 x rows, 100), parse-feed.ts).
+ */
+static void cut_run(struct queue *copy) {
+  size_t keep = 4 * (size_t)max_rows + 100, feeds = 0, position = run_length;
+  // A run of no more bytes than line feeds to keep cannot hold them all.
+  if (run_length <= keep || max_rows == 0 || region_unknown || region_set[alternate]) return;
+  unsigned char *run = copy->data + copy->end - run_length;
+  while (feeds < keep && position > 0) {
+    if (run[--position] == '\n') feeds++;
+  }
+  if (feeds < keep || position == 0) return;
+  size_t cut = position;
+  while (cut > 0 && run[--cut] != '\r') {
+  }
+  if (cut == 0) return;
+  memmove(run, run + cut, run_length - cut);
+  copy->end -= cut;
+  run_length -= cut;
+  cut_bytes += cut;
+}
+
+static long long now_ms(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
 /* ---- output ---- */
@@ -358,6 +538,7 @@ int main(int argc, char **argv) {
 
   if (raw) raw_output();
   struct winsize size = terminal_size(fallback);
+  max_rows = size.ws_row;
   pid_t child = fork();
   if (child < 0) {
     perror("zor-relay: fork");
@@ -376,11 +557,14 @@ int main(int argc, char **argv) {
   static unsigned char buffer[READ_BYTES];
   struct queue copy = {0}, input = {0}, control = {0}, injections = {0};
   int master_open = 1, control_open = 1, copy_open = 1, reaped = 0, exit_code = 0, exit_signal = 0;
+  long long copied_at = 0;
+  size_t cut_next = CUT_AT_BYTES;
 
   for (;;) {
     if (reaped && !master_open && copy_open && queue_length(&copy) == 0) {
       close(COPY_FD);
       copy_open = 0;
+      status_line("cut %llu\n", cut_bytes);
       status_line("exit %d %d\n", exit_code, exit_signal);
     }
     if (reaped && !master_open && !copy_open && !control_open) break;
@@ -397,16 +581,26 @@ int main(int argc, char **argv) {
       control_at = count;
       fds[count++] = (struct pollfd){CONTROL_FD, POLLIN, 0};
     }
+    // Plain text waits a moment for more, so it can be cut; anything else goes at once.
+    int held = 0;
     if (copy_open && queue_length(&copy) > 0) {
-      copy_at = count;
-      fds[count++] = (struct pollfd){COPY_FD, POLLOUT, 0};
+      long long wait = copied_at + COPY_HOLD_MS - now_ms();
+      if (master_open && queue_length(&copy) == run_length && wait > 0) {
+        held = (int)wait;
+      } else {
+        copy_at = count;
+        fds[count++] = (struct pollfd){COPY_FD, POLLOUT, 0};
+      }
     }
-    int ready = poll(fds, (nfds_t)count, reaped && master_open ? TAIL_IDLE_MS : -1);
+    int timeout = reaped && master_open ? TAIL_IDLE_MS : -1;
+    if (held > 0 && (timeout < 0 || held < timeout)) timeout = held;
+    int ready = poll(fds, (nfds_t)count, timeout);
     if (ready < 0) {
       if (errno == EINTR) continue;
       perror("zor-relay: poll");
       return 70;
     }
+    if (ready == 0 && held > 0) continue;
     if (ready == 0) {
       // The child is gone and its output has stopped: whatever still holds the pty is not its output.
       close(master);
@@ -433,14 +627,25 @@ int main(int argc, char **argv) {
       }
       if (fds[master_at].revents & (POLLIN | POLLHUP | POLLERR)) {
         ssize_t got = read(master, buffer, sizeof buffer);
+        // A pty read returns at most the kernel's 4 KiB; take what else is ready, and write it at once.
+        while (got > 0 && (size_t)got + 4096 <= sizeof buffer) {
+          ssize_t more = read(master, buffer + got, sizeof buffer - (size_t)got);
+          if (more <= 0) break;
+          got += more;
+        }
         if (got > 0) {
           write_out(buffer, (size_t)got);
-          for (ssize_t i = 0; i < got; i++) boundary_byte(buffer[i]);
+          scan(buffer, (size_t)got, copy_open ? &copy : NULL);
           if (state == GROUND && queue_length(&injections) > 0) {
             write_out(injections.data + injections.start, queue_length(&injections));
             queue_drop(&injections, queue_length(&injections));
           }
-          if (copy_open) queue_push(&copy, buffer, (size_t)got);
+          if (copy_open) {
+            if (run_length > cut_next) {
+              cut_run(&copy);
+              cut_next = run_length > CUT_AT_BYTES / 2 ? 2 * run_length : CUT_AT_BYTES;
+            }
+          }
         } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
           // EIO: every process holding the pty's other side has closed it, and all was read.
           if (reaped) {
@@ -456,9 +661,13 @@ int main(int argc, char **argv) {
     }
 
     if (copy_at >= 0 && fds[copy_at].revents != 0) {
+      cut_run(&copy);
       ssize_t written = write(COPY_FD, copy.data + copy.start, queue_length(&copy));
       if (written > 0) {
         queue_drop(&copy, (size_t)written);
+        if (run_length > queue_length(&copy)) run_length = queue_length(&copy);
+        if (run_length < CUT_AT_BYTES) cut_next = CUT_AT_BYTES;
+        copied_at = now_ms();
       } else if (written < 0 && errno != EAGAIN && errno != EINTR) {
         // zor no longer reads the copy: keep relaying, stop copying.
         close(COPY_FD);
@@ -495,6 +704,7 @@ int main(int argc, char **argv) {
           break;
         case 'w':
           size = terminal_size(size);
+          if (size.ws_row > max_rows) max_rows = size.ws_row;
           if (master_open) ioctl(master, TIOCSWINSZ, &size);
           status_line("size %u %u %u %u\n", size.ws_row, size.ws_col, size.ws_xpixel, size.ws_ypixel);
           break;

@@ -6,8 +6,7 @@ import { Unicode11Addon } from '@xterm/addon-unicode11';
 
 interface Patch {
   file: string;
-  from: string;
-  to: string;
+  edits: { from: string; to: string }[];
 }
 interface PatchScript {
   patchXterm(dir: string, options?: { check?: boolean }): string[];
@@ -26,9 +25,10 @@ function pristineCopy(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fux-xterm-'));
   fs.copyFileSync(path.join(installed, 'package.json'), path.join(dir, 'package.json'));
   fs.mkdirSync(path.join(dir, 'lib-headless'));
-  for (const { file, from, to } of script.PATCHES) {
-    const text = fs.readFileSync(path.join(installed, file), 'utf8');
-    fs.writeFileSync(path.join(dir, file), text.replace(to, from));
+  for (const { file, edits } of script.PATCHES) {
+    let text = fs.readFileSync(path.join(installed, file), 'utf8');
+    for (const { from, to } of [...edits].reverse()) text = text.replace(to, from);
+    fs.writeFileSync(path.join(dir, file), text);
   }
   return dir;
 }
@@ -40,8 +40,8 @@ afterAll(() => fs.rmSync(pristine, { recursive: true, force: true }));
 
 describe('the @xterm/headless patch script', () => {
   test('the installed package is patched (npm install ran the script)', () => {
-    for (const { file, to } of script.PATCHES) {
-      expect(fs.readFileSync(path.join(installed, file), 'utf8')).toContain(to);
+    for (const { file, edits } of script.PATCHES) {
+      for (const { to } of edits) expect(fs.readFileSync(path.join(installed, file), 'utf8')).toContain(to);
     }
   });
 
@@ -63,14 +63,35 @@ describe('the @xterm/headless patch script', () => {
     }
   });
 
+  test('completes a package patched by an earlier version of the script (the first edit only)', () => {
+    const dir = pristineCopy();
+    try {
+      for (const { file, edits } of script.PATCHES) {
+        const full = path.join(dir, file);
+        fs.writeFileSync(full, fs.readFileSync(full, 'utf8').replace(edits[0]!.from, edits[0]!.to));
+      }
+      expect(script.patchXterm(dir)).toEqual(script.PATCHES.map((p) => `${p.file}: patched`));
+      for (const { file } of script.PATCHES) {
+        expect(fs.readFileSync(path.join(dir, file), 'utf8')).toBe(
+          fs.readFileSync(path.join(installed, file), 'utf8'),
+        );
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('refuses a file whose text is not the expected pre-image, and changes nothing', () => {
     const dir = pristineCopy();
     try {
       const first = path.join(dir, script.PATCHES[0]!.file);
-      const changed = fs.readFileSync(first, 'utf8').replace(script.PATCHES[0]!.from, 'copyFrom(){}');
+      const changed = fs.readFileSync(first, 'utf8').replace(script.PATCHES[0]!.edits[1]!.from, 'class h{}');
       fs.writeFileSync(first, changed);
-      expect(() => script.patchXterm(dir)).toThrow(/does not hold the expected copyFrom/);
+      const second = path.join(dir, script.PATCHES[1]!.file);
+      const before = fs.readFileSync(second, 'utf8');
+      expect(() => script.patchXterm(dir)).toThrow(/does not hold the expected text of edit 2/);
       expect(fs.readFileSync(first, 'utf8')).toBe(changed);
+      expect(fs.readFileSync(second, 'utf8')).toBe(before);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -168,31 +189,43 @@ function snapshot(terminal: Terminal): string[] {
   return rows;
 }
 
+/** A size for both terminals, between writes. */
+interface Resize {
+  readonly cols: number;
+  readonly rows: number;
+}
+
 /**
  * Output that scrolls a full buffer many times over, with the cases copyFrom must reproduce:
  * colours (256 and truecolor), curly and coloured underlines (extended attributes), combining
- * characters, wide glyphs, wrapped rows, coloured erases (blank rows with a background), and a
- * scroll region.
+ * characters, wide glyphs, wrapped rows, coloured erases (blank rows with a background), a scroll
+ * region, and every other way a cell is written, which the patch's count of written cells must
+ * see: inserted, deleted, erased and repeated characters, and with `resizes`, rows that shrink and
+ * grow between writes.
  */
-function scrollHeavyInput(): string[] {
-  const parts: string[] = [];
+function scrollHeavyInput(resizes = false): (string | Resize)[] {
+  const parts: (string | Resize)[] = [];
   for (let i = 0; i < 400; i++) {
     parts.push(`\x1b[38;5;${i % 256}mline ${i}\x1b[0m plain\r\n`);
     if (i % 7 === 0) parts.push(`\x1b[4:3m\x1b[58;2;10;200;30mcurly ${i}\x1b[0m\r\n`);
     if (i % 11 === 0) parts.push(`e\u0301 cafe\u0301 ${'\u{1F600}'.repeat(3)} 世界 ${i}\r\n`);
     if (i % 13 === 0) parts.push(`${'w'.repeat(95)}${i}\r\n`);
     if (i % 17 === 0) parts.push(`\x1b[48;2;40;50;60m\x1b[K\r\n\x1b[0m`);
+    if (i % 19 === 0) parts.push(`abcdefgh\x1b[4D\x1b[3@\x1b[2P\x1b[30G\x1b[5X|\x1b[12b\r\n`);
+    if (i % 23 === 0) parts.push(`\x1b[36Gfar right ${i}\x1b[1;33m\x1b[2K\x1b[0mafter\r\n`);
     if (i % 29 === 0)
       parts.push(`\x1b[3;7r\x1b[7;1H${'\x1b[1;3mregion\r\n'.repeat(9)}\x1b[0m\x1b[r\x1b[10;1H`);
+    if (resizes && i % 31 === 0) parts.push(i % 62 === 0 ? { cols: 23, rows: 7 } : { cols: 40, rows: 10 });
   }
   return parts;
 }
 
 describe('the patched scroll', () => {
   test.each([
-    ['a full short scrollback (rows recycled at once)', 20],
-    ['a scrollback that fills part-way through', 600],
-  ])('leaves the buffer exactly as published xterm does, with %s', async (_name, scrollback) => {
+    ['a full short scrollback (rows recycled at once)', 20, false],
+    ['a scrollback that fills part-way through', 600, false],
+    ['rows that shrink and grow between writes', 20, true],
+  ])('leaves the buffer exactly as published xterm does, with %s', async (_name, scrollback, resizes) => {
     // The published build, loaded from the pristine copy beside the patched one.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const published = require(path.join(pristine, 'lib-headless', 'xterm-headless.js')) as {
@@ -201,9 +234,14 @@ describe('the patched scroll', () => {
     const patched = makeTerminal(Terminal, scrollback);
     const reference = makeTerminal(published.Terminal, scrollback);
     try {
-      for (const part of scrollHeavyInput()) {
-        await write(patched, part);
-        await write(reference, part);
+      for (const part of scrollHeavyInput(resizes)) {
+        if (typeof part === 'string') {
+          await write(patched, part);
+          await write(reference, part);
+        } else {
+          patched.resize(part.cols, part.rows);
+          reference.resize(part.cols, part.rows);
+        }
       }
       const expected = snapshot(reference);
       expect(expected.length).toBeGreaterThan(20);

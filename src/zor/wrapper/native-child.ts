@@ -3,7 +3,9 @@
  * carries): the relay owns the pty and writes the child's output to zor's stdout itself, so a flood
  * never passes through Node; zor gets a copy of the bytes on a pipe, read in 64 KiB chunks rather
  * than node-pty's 4 KiB, for detection off the output path. zor's own bytes (state OSCs, titles)
- * go to the relay, which writes them where the stream sits between escape sequences.
+ * go to the relay, which writes them where the stream sits between escape sequences. The copy
+ * leaves out the start of long runs of plain text, which the parser would scroll away unseen
+ * (plain-run.ts; the relay cuts as the parse feed would), so a flood costs zor little.
  *
  * The build compiles the relay (scripts/build-native.js, also the package's postinstall); where it
  * is missing or cannot run, `start` says so and the wrapper relays through node-pty as before.
@@ -69,6 +71,8 @@ export class NativeChild {
   readonly exited: Promise<PtyExit>;
   pid = 0;
   size: WindowSize;
+  /** Bytes the relay left out of the copy: the start of plain runs the parser would scroll away unseen. */
+  leftOut = 0;
 
   /** Listens to everything at once: a child that exits at once may end the copy before `start` is read. */
   private constructor(relay: ChildProcess, fallbackSize: WindowSize) {
@@ -192,6 +196,8 @@ export class NativeChild {
       this.started(true);
     } else if (word === 'size') {
       this.sizeReplies.shift()?.(parseSize(fields));
+    } else if (word === 'cut') {
+      this.leftOut = Number(fields[0]);
     } else if (word === 'exit') {
       const [code, signal] = fields.map(Number) as [number, number];
       this.exit = code < 0 ? { code: null, signal } : { code, signal: null };

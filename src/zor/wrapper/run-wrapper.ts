@@ -189,6 +189,7 @@ export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
 
   const exit = await child.exited;
   clearTimeout(detectionDelay);
+  if (started.native !== undefined) debug?.(`the relay left out ${started.leftOut()} output bytes`);
   // The terminal's mode is restored below: not before a size copy has finished changing it.
   await sizing;
   const signal = signalName(exit.signal);

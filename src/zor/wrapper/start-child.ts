@@ -34,6 +34,8 @@ export interface StartedChild {
   copySize(rawOutput: boolean): Promise<WindowSize>;
   /** After the child's exit and zor's last bytes: lets the relay go. */
   close(): Promise<void>;
+  /** Output bytes the parser was not given because the relay cut them (after the exit; 0 on node-pty). */
+  leftOut(): number;
 }
 
 /** The terminal zor's own size comes from: stdin when it is one, else stdout. */
@@ -93,6 +95,7 @@ export async function startChild(
         return native.copySize();
       },
       close: () => native.close(),
+      leftOut: () => native.leftOut,
     };
   }
   const size = rowsAndCols(fd);
@@ -124,5 +127,6 @@ export async function startChild(
       return copied;
     },
     close: () => Promise.resolve(),
+    leftOut: () => 0,
   };
 }

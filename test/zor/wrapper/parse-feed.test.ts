@@ -5,31 +5,16 @@ import type { Terminal } from '@xterm/headless';
 import { EscapeBoundary } from '../../../src/zor/wrapper/escape-boundary';
 import { ParseFeed, scrollbackFor } from '../../../src/zor/wrapper/parse-feed';
 import { lineFeedsToKeep, trimPlainRun } from '../../../src/zor/wrapper/plain-run';
-import { feed, makeTerminal } from '../support/terminal';
+import { snapshot, titledTerminal } from '../support/snapshot';
+import { feed } from '../support/terminal';
 import { until } from '../../helpers/wait-for';
 
 const COLS = 40;
 const ROWS = 10;
 
-const titles = new WeakMap<Terminal, string>();
-
-/** A terminal that remembers its title, for the snapshot. */
+/** A terminal as the wrapper sets one up, with its title kept for the snapshot. */
 function terminal(rows = ROWS): Terminal {
-  const made = makeTerminal(COLS, rows, scrollbackFor(rows));
-  made.onTitleChange((title) => titles.set(made, title));
-  return made;
-}
-
-/** Everything a later reader of the terminal could see: title, every line with its wrap flag, the cursor, the buffer in use. */
-function snapshot(terminal: Terminal): string {
-  const buffer = terminal.buffer.active;
-  const lines: string[] = [];
-  for (let y = 0; y < buffer.length; y++) {
-    const line = buffer.getLine(y)!;
-    lines.push(`${line.isWrapped ? '+' : ' '}${line.translateToString(false)}`);
-  }
-  const state = `${buffer.type} cursor ${buffer.cursorX},${buffer.cursorY} base ${buffer.baseY}`;
-  return [`title ${JSON.stringify(titles.get(terminal) ?? '')}`, state, ...lines].join('\n');
+  return titledTerminal(COLS, rows, scrollbackFor(rows));
 }
 
 /** Feeds `chunks` through a ParseFeed (as the wrapper does) and through a plain terminal. */
