@@ -126,8 +126,9 @@ export class DirectSubscriptions<TRouter extends AnyTRPCRouter> {
     // A stream stopped before it started still runs, with its signal aborted, so its cleanup runs.
     const started = !signal.aborted && connection.isOpen;
     if (started) replies.respond(call, { result: { type: 'started' } });
+    let producing = true;
     const emit = (item: unknown): void => {
-      if (!signal.aborted) replies.respond(call, { result: dataResult(item) });
+      if (producing && !signal.aborted) replies.respond(call, { result: dataResult(item) });
     };
     try {
       await produce(emit, signal);
@@ -139,6 +140,8 @@ export class DirectSubscriptions<TRouter extends AnyTRPCRouter> {
         replies.report(call, ctx, error);
       }
     }
+    // An emit the producer makes after it has settled (a callback it left behind) is not sent.
+    producing = false;
     if (started) replies.respond(call, { result: { type: 'stopped' } });
   }
 
