@@ -9,15 +9,16 @@ import {
 } from '@trpc/server';
 import type { WSConnectionHandlerOptions } from '@trpc/server/adapters/ws';
 import type { StreamConnection } from './connection';
+import { DirectSubscriptions } from './direct-subscription';
 import { replyFrame } from './ws-shim';
 
 type RequestId = number | string;
 
-/** A query or mutation as it arrives: a notification (a mutation without an id) has `id` undefined. */
+/** A request as it arrives: a notification (a mutation without an id) has `id` undefined. */
 interface Call {
   id: RequestId | undefined;
   jsonrpc: '2.0' | undefined;
-  type: 'query' | 'mutation';
+  type: 'query' | 'mutation' | 'subscription';
   path: string;
   input: unknown;
 }
@@ -26,18 +27,25 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function isRequestId(id: unknown): id is RequestId {
+  return typeof id === 'number' || typeof id === 'string';
+}
+
 /**
- * The call in `message` if it is one the direct path serves exactly as the adapter would: one
- * request (not a batch), a query or a mutation with a number or string id (or a mutation without
- * one, a notification), a path, and no `lastEventId`. Anything else (subscriptions, stops,
- * batches, malformed requests) is left to the adapter, which answers it as it always has.
+ * The request in `message` if it is one the direct path serves exactly as the adapter would: one
+ * request (not a batch), a query, mutation or subscription with a number or string id (or a
+ * mutation without one, a notification), a path, and no `lastEventId`. Anything else (batches,
+ * resumed subscriptions, malformed requests) is left to the adapter, which answers it as it
+ * always has.
  */
-function directCall(message: unknown): Call | undefined {
+function directRequest(
+  message: unknown,
+): (Call & { type: 'query' | 'mutation' | 'subscription' }) | undefined {
   if (!isObject(message)) return undefined;
   const { id, jsonrpc, method, params } = message;
-  if (method !== 'query' && method !== 'mutation') return undefined;
+  if (method !== 'query' && method !== 'mutation' && method !== 'subscription') return undefined;
   if ('id' in message) {
-    if (typeof id !== 'number' && typeof id !== 'string') return undefined;
+    if (!isRequestId(id)) return undefined;
   } else if (method !== 'mutation') return undefined;
   if (jsonrpc !== undefined && jsonrpc !== '2.0') return undefined;
   if (!isObject(params) || typeof params.path !== 'string' || params.lastEventId !== undefined)
@@ -65,14 +73,24 @@ export interface DirectCallerOptions<TRouter extends AnyTRPCRouter> {
  * middleware, the input's validation, the resolver, the output's) and writing the reply itself,
  * without the ws adapter's per-request machinery (an AbortController, a disposal stack, a settle
  * wrapper and object spreads per call: about a tenth of a millisecond of CPU, the typing path's
- * largest share after the socket writes). Replies are byte for byte the adapter's. Subscriptions
- * stay with the adapter, which owns their lifetime; calls start in the order they arrive, as
- * they do through the adapter.
+ * largest share after the socket writes). Subscriptions are served here too, with their stops
+ * (direct-subscription.ts), so a pane's events and an attached client's frames are written from
+ * their producer's loop. Replies are byte for byte the adapter's; requests start in the order they
+ * arrive, as they do through the adapter.
  */
 export class DirectCaller<TRouter extends AnyTRPCRouter> {
   private ctx: { value: inferRouterContext<TRouter> } | undefined;
+  private readonly subscriptions: DirectSubscriptions<TRouter>;
 
-  constructor(private readonly options: DirectCallerOptions<TRouter>) {}
+  constructor(private readonly options: DirectCallerOptions<TRouter>) {
+    this.subscriptions = new DirectSubscriptions({
+      router: options.router,
+      connection: options.connection,
+      respond: (call, body) => this.reply(call, body),
+      fail: (call, ctx, error) => this.fail({ ...call, type: 'subscription' }, ctx, error),
+      report: (call, ctx, error) => this.report({ ...call, type: 'subscription' }, ctx, error),
+    });
+  }
 
   /** The connection's context is made: from now on calls can be served here. */
   ready(ctx: inferRouterContext<TRouter>): void {
@@ -82,9 +100,16 @@ export class DirectCaller<TRouter extends AnyTRPCRouter> {
   /** Serves `message` and returns true, or returns false for the adapter to handle it. */
   take(message: unknown): boolean {
     if (this.ctx === undefined) return false;
-    const call = directCall(message);
-    if (call === undefined) return false;
+    if (isObject(message) && message.method === 'subscription.stop')
+      return isRequestId(message.id) && this.subscriptions.stop(message.id);
+    const request = directRequest(message);
+    if (request === undefined) return false;
     const ctx = this.ctx.value;
+    if (request.type === 'subscription') {
+      if (request.id !== undefined) this.subscriptions.start({ ...request, id: request.id }, ctx);
+      return true;
+    }
+    const call: Call = { ...request, type: request.type };
     const { router, connection } = this.options;
     const { type, path, input } = call;
     const signal = connection.signal;
@@ -97,12 +122,7 @@ export class DirectCaller<TRouter extends AnyTRPCRouter> {
           });
         this.reply(call, { result: { type: 'data', data } });
       })
-      .catch((cause: unknown) => {
-        const error = getTRPCErrorFromUnknown(cause);
-        this.options.onError?.({ error, path, type, ctx, req: NO_UPGRADE_REQUEST, input });
-        const config = router._def._config;
-        this.reply(call, { error: getTRPCErrorShape({ config, error, type, path, input, ctx }) });
-      })
+      .catch((cause: unknown) => this.reply(call, this.fail(call, ctx, getTRPCErrorFromUnknown(cause))))
       .catch((cause: unknown) => {
         // The formatter or the write failed: the adapter logs such failures the same way.
         console.error('[src/rpc direct call]', cause);
@@ -110,11 +130,24 @@ export class DirectCaller<TRouter extends AnyTRPCRouter> {
     return true;
   }
 
+  /** Reports `error` to the server's log and returns the body of its error reply. */
+  private fail(call: Call, ctx: inferRouterContext<TRouter>, error: TRPCError): { error: unknown } {
+    this.report(call, ctx, error);
+    const { type, path, input } = call;
+    const config = this.options.router._def._config;
+    return { error: getTRPCErrorShape({ config, error, type, path, input, ctx }) };
+  }
+
+  private report(call: Call, ctx: inferRouterContext<TRouter>, error: TRPCError): void {
+    const { type, path, input } = call;
+    this.options.onError?.({ error, path, type, ctx, req: NO_UPGRADE_REQUEST, input });
+  }
+
   /**
    * A notification gets no reply. A reply too large for a frame throws a TRPCError, which the
    * caller turns into an error reply to the same id, as the adapter does.
    */
-  private reply(call: Call, body: { result: unknown } | { error: unknown }): void {
+  private reply(call: Pick<Call, 'id' | 'jsonrpc'>, body: { result: unknown } | { error: unknown }): void {
     const { connection, maxFrameBytes } = this.options;
     if (call.id === undefined || !connection.isOpen) return;
     connection.send(

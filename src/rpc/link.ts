@@ -171,9 +171,11 @@ export class StreamLink<TRouter extends AnyTRPCRouter> {
     const last = call.type !== 'subscription' || result.type === 'stopped';
     if (last) this.pending.delete(id);
     callUserCode(() => call.observer.next({ result }));
-    // Nothing after an unsubscribe: tRPC's promise unsubscribes on the value, and a completion
-    // after it would only make it abort (a DOMException with a stack, per call) for nothing.
-    if (last && !call.stopped) callUserCode(() => call.observer.complete());
+    // A query's or mutation's value is all its caller waits for: tRPC's promise settles on it (and
+    // in @trpc/server 11.25 does not unsubscribe, so `stopped` stays false), and a completion after
+    // it would only make that promise abort, building a DOMException with a stack, per call. A
+    // subscription's end (`stopped`) is a completion its caller hears (onComplete).
+    if (last && call.type === 'subscription' && !call.stopped) callUserCode(() => call.observer.complete());
   }
 
   /** The server sent something no tRPC server would: nothing after it can be trusted. */

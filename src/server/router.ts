@@ -1,4 +1,5 @@
 import { TRPCError } from '@trpc/server';
+import { pushStream, type PushStream } from '../rpc/push-stream';
 import type { FuxEvent, StreamEvent } from './events';
 import { proc, t } from './trpc';
 import { definedEnv } from '../protocol/env';
@@ -258,7 +259,7 @@ export const appRouter = t.router({
         'a stream of events, one per message, until stopped; with `since`, first the events after that seq still held (after an `events.gap` if some are not)',
     })
     .input(inputs.subscribe)
-    .subscription(async function* ({ ctx, input, signal }): AsyncGenerator<StreamEvent> {
+    .subscription(({ ctx, input }): PushStream<StreamEvent> => {
       const wanted = input.events?.length ? new Set(input.events) : undefined;
       const mine = (e: FuxEvent): boolean =>
         (!wanted || wanted.has(e.type)) && (!input.workspace || e.workspace === input.workspace);
@@ -276,44 +277,47 @@ export const appRouter = t.router({
         if (mine(e)) queue.push(e);
       });
       const replay = since === undefined ? undefined : ctx.bus.history.after(since, ctx.bus.seq);
-      /** The last seq written to this subscriber: where it resumes from if it is cut off. */
-      let sent = since ?? ctx.bus.seq;
-      const send = async (): Promise<void> => {
-        // A reader that stopped never drains; the queue overflowing is what ends the wait then.
-        await Promise.race([ctx.conn.writable(), queue.whenOverflowed()]);
-        queue.assertKeepingUp();
-      };
-      try {
-        if (replay?.gap) {
-          const { from, to } = replay.gap;
-          await send();
-          yield { type: 'events.gap', seq: to, ts: Date.now(), from, to, lost: to - from + 1 };
-          sent = to;
+      // Each event is written from this loop as it is taken from the queue (a push stream).
+      return pushStream(async (emit, signal) => {
+        /** The last seq written to this subscriber: where it resumes from if it is cut off. */
+        let sent = since ?? ctx.bus.seq;
+        const send = async (): Promise<void> => {
+          // A reader that stopped never drains; the queue overflowing is what ends the wait then.
+          await Promise.race([ctx.conn.writable(), queue.whenOverflowed()]);
+          queue.assertKeepingUp();
+        };
+        try {
+          if (replay?.gap) {
+            const { from, to } = replay.gap;
+            await send();
+            emit({ type: 'events.gap', seq: to, ts: Date.now(), from, to, lost: to - from + 1 });
+            sent = to;
+          }
+          for (const e of replay?.events ?? []) {
+            if (!mine(e)) continue;
+            await send();
+            emit(e);
+            sent = e.seq;
+          }
+          for (;;) {
+            const e = await queue.next(signal);
+            if (!e) return;
+            await send();
+            emit(e);
+            sent = e.seq;
+          }
+        } catch (err) {
+          if (err instanceof SubscriberTooSlow) {
+            const message = `${err.message}; the last seq sent was ${sent}: resume with \`fux subscribe --since ${sent}\``;
+            ctx.log(`dropped a subscriber: ${message}`);
+            ctx.conn.close(message);
+            throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message });
+          }
+          throw err;
+        } finally {
+          stop();
         }
-        for (const e of replay?.events ?? []) {
-          if (!mine(e)) continue;
-          await send();
-          yield e;
-          sent = e.seq;
-        }
-        for (;;) {
-          const e = await queue.next(signal);
-          if (!e) return;
-          await send();
-          yield e;
-          sent = e.seq;
-        }
-      } catch (err) {
-        if (err instanceof SubscriberTooSlow) {
-          const message = `${err.message}; the last seq sent was ${sent}: resume with \`fux subscribe --since ${sent}\``;
-          ctx.log(`dropped a subscriber: ${message}`);
-          ctx.conn.close(message);
-          throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message });
-        }
-        throw err;
-      } finally {
-        stop();
-      }
+      });
     }),
 
   // A subscription, not a long mutation: the caller hears "started" once the wait is registered,

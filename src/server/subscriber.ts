@@ -1,4 +1,3 @@
-import { wakeable } from './wake';
 import type { FuxEvent } from './events';
 
 /** Raised to end a subscription whose reader fell too far behind. */
@@ -13,6 +12,8 @@ export class SubscriberTooSlow extends Error {}
 export class SubscriberQueue {
   private readonly items: FuxEvent[] = [];
   private wake: (() => void) | undefined;
+  /** The signal whose abort already wakes `next`. */
+  private watched: AbortSignal | undefined;
   private overflowed = false;
   private onOverflow: (() => void) | undefined;
   private readonly overflow = new Promise<void>((resolve) => (this.onOverflow = resolve));
@@ -59,16 +60,21 @@ export class SubscriberQueue {
     }
   }
 
-  /** The next event; throws SubscriberTooSlow once the queue overflowed. Resolves undefined when aborted. */
+  /**
+   * The next event; throws SubscriberTooSlow once the queue overflowed. Resolves undefined when
+   * aborted. The abort is listened to once per signal, not once per wait (one per event).
+   */
   async next(signal?: AbortSignal): Promise<FuxEvent | undefined> {
     for (;;) {
       this.assertKeepingUp();
       const item = this.items.shift();
       if (item) return item;
       if (signal?.aborted) return undefined;
-      const sleep = wakeable(signal);
-      this.wake = sleep.wake;
-      await sleep.promise;
+      if (signal && this.watched !== signal) {
+        this.watched = signal;
+        signal.addEventListener('abort', () => this.wake?.(), { once: true });
+      }
+      await new Promise<void>((resolve) => (this.wake = resolve));
       this.wake = undefined;
     }
   }

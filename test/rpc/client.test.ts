@@ -47,6 +47,20 @@ describe('the stream client', () => {
     expect(server.seen.remembered).toEqual(['a', 'b', 'c']);
   });
 
+  it('settles a call without aborting anything (an abort builds a DOMException with a stack)', async () => {
+    const { client } = await newClient();
+    await client.echo.query({ text: 'warm' });
+    const abort = jest.spyOn(AbortController.prototype, 'abort');
+    try {
+      await expect(client.add.mutate({ a: 1, b: 1 })).resolves.toEqual({ sum: 2 });
+      await expect(client.echo.query({ text: 'x' })).resolves.toBe('x');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(abort).not.toHaveBeenCalled();
+    } finally {
+      abort.mockRestore();
+    }
+  });
+
   it('refuses a notification once the connection is closed', async () => {
     const stream = await newClient();
     stream.close();

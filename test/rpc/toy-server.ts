@@ -10,6 +10,7 @@ import {
   type Connection,
   type StreamHandlerOptions,
 } from '../../src/rpc';
+import { pushStream } from '../../src/rpc/push-stream';
 
 /** What the toy router's procedures let a test observe from the server side. */
 export class Observations {
@@ -64,6 +65,28 @@ export const toyRouter = t.router({
       ctx.seen.finishedSubscriptions++;
     }
   }),
+  /**
+   * `count` as a push stream (written from its own loop): numbers up to `to`, then its own end;
+   * with `failAt`, a failure in place of that number; with no `to`, until stopped.
+   */
+  ticks: t.procedure
+    .input(z.object({ to: z.number().int().optional(), failAt: z.number().int().optional() }))
+    .subscription(({ ctx, input }) =>
+      pushStream<number>(async (emit, signal) => {
+        try {
+          for (let i = 1; input.to === undefined || i <= input.to; i++) {
+            await ctx.conn.writable();
+            // Paced by the event loop, so a stop has a turn to arrive between two items.
+            await new Promise((resolve) => setImmediate(resolve));
+            if (signal.aborted) return;
+            if (i === input.failAt) throw new TRPCError({ code: 'CONFLICT', message: `no tick ${i}` });
+            emit(i);
+          }
+        } finally {
+          ctx.seen.finishedSubscriptions++;
+        }
+      }),
+    ),
   /** As fast as the connection takes them: items of `itemBytes` characters, until stopped. */
   flood: t.procedure.input(z.object({ itemBytes: z.number().int() })).subscription(async function* ({
     ctx,
@@ -83,6 +106,9 @@ export const toyRouter = t.router({
 });
 
 export type ToyRouter = typeof toyRouter;
+
+/** The toy router called in-process, as a server calls its own procedures. */
+export const createToyCaller = t.createCallerFactory(toyRouter);
 
 export interface ToyServer {
   socketPath: string;

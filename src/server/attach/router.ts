@@ -9,6 +9,7 @@ import {
 import { proc, t } from '../trpc';
 import { definedEnv } from '../../protocol/env';
 import { z } from 'zod';
+import { pushStream, type PushStream } from '../../rpc/push-stream';
 import type { AttachHub } from './hub';
 import type { AttachSession } from './session';
 
@@ -17,16 +18,16 @@ export const FRAME_INTERVAL_MS = 1000 / 60;
 
 const ok = z.object({ ok: z.literal(true) });
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
+    if (signal.aborted) return resolve();
     const timer = setTimeout(done, ms);
     function done(): void {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
+      signal.removeEventListener('abort', done);
       resolve();
     }
-    signal?.addEventListener('abort', done, { once: true });
+    signal.addEventListener('abort', done, { once: true });
   });
 }
 
@@ -34,41 +35,42 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * A session's frames: wait for a change, wait until the connection can take more (backpressure)
  * and the frame interval has passed, then send what changed since the last frame. Changes that
  * arrive while it waits fold into that one frame, so a slow client sees fewer frames, never a
- * backlog.
+ * backlog. Each frame is emitted from this loop and written at once (a push stream): an echo's
+ * frame leaves in the microtasks of the turn that parsed the echo.
  */
-async function* frames(
+function frames(
   hub: AttachHub,
   session: AttachSession,
   writable: () => Promise<void>,
-  signal: AbortSignal | undefined,
-): AsyncGenerator<AttachFrame> {
-  let last = -Infinity;
-  let reason = 'detached';
-  try {
-    for (;;) {
-      await session.changed(signal);
-      if (signal?.aborted) return;
-      await writable();
-      // Timers fire on libuv's whole-millisecond clock, up to 1 ms before a fractional deadline:
-      // wait again until the interval has really passed, or a client gets a little over 60 a second.
-      for (let wait = last + FRAME_INTERVAL_MS - performance.now(); wait > 0;) {
-        await sleep(Math.ceil(wait), signal);
-        if (signal?.aborted) return;
-        wait = last + FRAME_INTERVAL_MS - performance.now();
+): PushStream<AttachFrame> {
+  return pushStream(async (emit, signal) => {
+    let last = -Infinity;
+    let reason = 'detached';
+    try {
+      for (;;) {
+        await session.changed(signal);
+        if (signal.aborted) return;
+        await writable();
+        // Timers fire on libuv's whole-millisecond clock, up to 1 ms before a fractional deadline:
+        // wait again until the interval has really passed, or a client gets a little over 60 a second.
+        for (let wait = last + FRAME_INTERVAL_MS - performance.now(); wait > 0;) {
+          await sleep(Math.ceil(wait), signal);
+          if (signal.aborted) return;
+          wait = last + FRAME_INTERVAL_MS - performance.now();
+        }
+        const frame = hub.frame(session);
+        if (!frame) continue;
+        last = performance.now();
+        emit(frame);
+        if (frame.end !== undefined) {
+          reason = frame.end.message;
+          return;
+        }
       }
-      if (signal?.aborted) return;
-      const frame = hub.frame(session);
-      if (!frame) continue;
-      last = performance.now();
-      yield frame;
-      if (frame.end !== undefined) {
-        reason = frame.end.message;
-        return;
-      }
+    } finally {
+      hub.detach(session, reason);
     }
-  } finally {
-    hub.detach(session, reason);
-  }
+  });
 }
 
 /**
@@ -86,7 +88,7 @@ export const attachRouter = t.router({
       streams: true,
     })
     .input(attachInputs.session)
-    .subscription(({ ctx, input, signal }) => {
+    .subscription(({ ctx, input }) => {
       // A remote peer's cwd and environment are another machine's: its workspace starts in the
       // server's home with the server's environment.
       const remote = ctx.peer !== undefined;
@@ -98,7 +100,7 @@ export const attachRouter = t.router({
         launch: { cwd: (remote ? undefined : input.cwd) ?? os.homedir(), env },
         remote: ctx.peer ?? null,
       });
-      return frames(ctx.attach, session, () => ctx.conn.writable(), signal);
+      return frames(ctx.attach, session, () => ctx.conn.writable());
     }),
   resize: proc
     .meta({

@@ -5,7 +5,6 @@ import type { Workspace } from '../workspace';
 import type { AttachFrame, AttachView, PaneCursor, PaneModes, PaneUpdate, Row } from '../../protocol/attach';
 import { encodeRow, StyleTable } from './rows';
 import { rowChangesOf } from './row-changes';
-import { wakeable } from '../wake';
 
 /** What the session last sent of one pane, to diff against. */
 interface SentPane {
@@ -52,6 +51,8 @@ export class AttachSession {
   private shownIds: PaneId[] = [];
   private syncSince = new Map<PaneId, number>();
   private wake: (() => void) | undefined;
+  /** The signal whose abort already wakes `changed`. */
+  private watched: AbortSignal | undefined;
 
   constructor(
     readonly id: string,
@@ -94,13 +95,21 @@ export class AttachSession {
     return this.needsReset || this.viewDirty || this.dirty.size > 0 || this.rang.size > 0;
   }
 
-  /** Resolves when there is something to send (at once if there already is), or when `signal` aborts. */
-  changed(signal: AbortSignal | undefined): Promise<void> {
-    if (this.pending || signal?.aborted) return Promise.resolve();
-    const sleep = wakeable(signal);
-    this.wake = sleep.wake;
-    return sleep.promise.then(() => {
-      this.wake = undefined;
+  /**
+   * Resolves when there is something to send (at once if there already is), or when `signal`
+   * aborts. The abort is listened to once per signal, not once per wait: an echo's frame is one wait.
+   */
+  changed(signal: AbortSignal): Promise<void> {
+    if (this.pending || signal.aborted) return Promise.resolve();
+    if (this.watched !== signal) {
+      this.watched = signal;
+      signal.addEventListener('abort', () => this.poke(), { once: true });
+    }
+    return new Promise<void>((resolve) => {
+      this.wake = () => {
+        this.wake = undefined;
+        resolve();
+      };
     });
   }
 

@@ -26,6 +26,9 @@ const LOOK_AGAIN: ReadonlySet<FuxEvent['type']> = new Set([
 export class PaneCheckouts {
   private readonly known = new WeakMap<Pane, Known>();
   private readonly stop: () => void;
+  /** Panes to look at on the next turn, by workspace. */
+  private readonly due = new Map<string, Set<number>>();
+  private lookLater: NodeJS.Immediate | undefined;
 
   constructor(
     bus: EventBus,
@@ -35,9 +38,27 @@ export class PaneCheckouts {
   ) {
     this.stop = bus.listen((e) => {
       if (!LOOK_AGAIN.has(e.type) || !('id' in e)) return;
-      const pane = this.workspaces.find(e.workspace)?.panes.get(e.id)?.pane;
-      if (pane && this.refresh(pane)) this.changed(e.workspace);
+      // Looked at on the next turn, not in the emit: a keystroke's echo is a `pane.output`, and its
+      // event and frame are written in this turn, without waiting for the reads of /proc and HEAD.
+      const ids = this.due.get(e.workspace) ?? new Set<number>();
+      ids.add(e.id);
+      this.due.set(e.workspace, ids);
+      this.lookLater ??= setImmediate(() => this.lookAtDue());
     });
+  }
+
+  private lookAtDue(): void {
+    this.lookLater = undefined;
+    for (const [workspace, ids] of this.due) {
+      const panes = this.workspaces.find(workspace)?.panes;
+      let changed = false;
+      for (const id of ids) {
+        const pane = panes?.get(id)?.pane;
+        if (pane && this.refresh(pane)) changed = true;
+      }
+      if (changed) this.changed(workspace);
+    }
+    this.due.clear();
   }
 
   /** What is known of a pane's checkout, without looking (null: none, or not looked at yet). */
@@ -59,5 +80,6 @@ export class PaneCheckouts {
 
   dispose(): void {
     this.stop();
+    if (this.lookLater) clearImmediate(this.lookLater);
   }
 }
