@@ -1,6 +1,6 @@
 import type { WorkspaceWatcher } from '../publish';
 import type { Workspaces } from '../workspaces';
-import { writeAtomically, type WriteOps } from './journal-file';
+import { jsonPieces, writeAtomically, type WriteOps } from './journal-file';
 import { historyText, snapshot, type AgentSessions } from './snapshot';
 import type { PaneId } from '../layout';
 import type { PaneEntry } from '../workspace';
@@ -140,7 +140,7 @@ export class JournalWriter {
       now: Date.now(),
     });
     try {
-      await writeAtomically(this.o.file, JSON.stringify(journal), this.o.ops);
+      await writeAtomically(this.o.file, jsonPieces(journal), this.o.ops);
       if (this.lastError !== undefined) this.o.log.info(`journal: writing ${this.o.file} again`);
       this.lastError = undefined;
     } catch (err) {
