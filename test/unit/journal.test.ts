@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { TabLayout } from '../../src/server/layout';
 import { agentOfArgv, findSessions, resumeArgv } from '../../src/server/journal/agent-session';
 import {
+  encodedJson,
   journalPaths,
   jsonPieces,
   readJournal,
@@ -123,7 +124,18 @@ describe('the journal file', () => {
     expect(Buffer.concat([...jsonPieces(straddling)].map((p) => Buffer.from(p))).toString()).toBe(
       JSON.stringify(straddling),
     );
+    // A long string given as its JSON already made: the same file, that string written as given.
+    const made = encodedJson(j.workspaces[0]!.panes[0]!.history);
+    const withMade = [
+      ...jsonPieces(j, (text) => (text === j.workspaces[0]!.panes[0]!.history ? made : undefined)),
+    ];
+    expect(withMade).toContain(made);
+    expect(Buffer.concat(withMade.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))).toString()).toBe(
+      JSON.stringify(j),
+    );
     const file = path.join(dir, 'journal.json');
+    await writeAtomically(file, withMade);
+    expect(readJournal(file, '/s')).toEqual({ kind: 'ok', journal: j });
     await writeAtomically(file, jsonPieces(j));
     expect(readJournal(file, '/s')).toEqual({ kind: 'ok', journal: j });
   });

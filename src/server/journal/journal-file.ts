@@ -95,7 +95,7 @@ export type WriteOps = Pick<typeof fs.promises, 'open' | 'rename' | 'rm' | 'mkdi
  */
 export async function writeAtomically(
   file: string,
-  pieces: Iterable<string>,
+  pieces: Iterable<string | Uint8Array>,
   ops: WriteOps = fs.promises,
 ): Promise<void> {
   const dir = path.dirname(file);
@@ -105,7 +105,10 @@ export async function writeAtomically(
   try {
     const handle = await ops.open(temp, 'w', 0o600);
     try {
-      for (const piece of pieces) await handle.write(piece, null, 'utf8');
+      for (const piece of pieces) {
+        if (typeof piece === 'string') await handle.write(piece, null, 'utf8');
+        else await handle.write(piece);
+      }
       await handle.sync();
     } finally {
       await handle.close();
@@ -121,16 +124,35 @@ export async function writeAtomically(
 const PIECE_CHARS = 32 * 1024;
 
 /**
- * `value` as `JSON.stringify` writes it (plain data: objects, arrays, strings, numbers, booleans,
- * null), in pieces of about PIECE_CHARS characters, a long string cut across pieces. A journal of
- * 40 panes is megabytes of JSON, and written whole it was one string and one buffer of that size
- * every few seconds: glibc then raises its mmap threshold to that size and serves the next ones
- * from its heap, between the panes' rows, where the holes they leave keep the resident set high
- * (measured: some 20 MiB after 40 flooding panes). Pieces this small are freed and reused.
+ * A long string's JSON (`JSON.stringify(text)`, UTF-8), made once and kept, so that writing the
+ * same string again costs nothing: the journal writes each pane's saved history at every write,
+ * and it changes far less often.
  */
-export function* jsonPieces(value: unknown): Generator<string> {
+export function encodedJson(text: string): Uint8Array {
+  return Buffer.from(JSON.stringify(text));
+}
+
+/**
+ * `value` as `JSON.stringify` writes it (plain data: objects, arrays, strings, numbers, booleans,
+ * null), in pieces of about PIECE_CHARS characters, a long string cut across pieces, or given as
+ * the bytes `encoded` has for it (from `encodedJson`). A journal of 40 panes is megabytes of JSON,
+ * and made whole it was one string and one buffer of that size every few seconds: glibc then
+ * raises its mmap threshold to that size and serves the next ones from its heap, between the
+ * panes' rows, where the holes they leave keep the resident set high. Pieces this small are freed
+ * and reused.
+ */
+export function* jsonPieces(
+  value: unknown,
+  encoded: (text: string) => Uint8Array | undefined = () => undefined,
+): Generator<string | Uint8Array> {
   let gathered = '';
-  for (const token of jsonTokens(value)) {
+  for (const token of jsonTokens(value, encoded)) {
+    if (typeof token !== 'string') {
+      if (gathered !== '') yield gathered;
+      gathered = '';
+      yield token;
+      continue;
+    }
     gathered += token;
     if (gathered.length >= PIECE_CHARS) {
       yield gathered;
@@ -140,12 +162,15 @@ export function* jsonPieces(value: unknown): Generator<string> {
   if (gathered !== '') yield gathered;
 }
 
-function* jsonTokens(value: unknown): Generator<string> {
+function* jsonTokens(
+  value: unknown,
+  encoded: (text: string) => Uint8Array | undefined,
+): Generator<string | Uint8Array> {
   if (Array.isArray(value)) {
     yield '[';
     for (let i = 0; i < value.length; i++) {
       if (i > 0) yield ',';
-      yield* jsonTokens(value[i] ?? null);
+      yield* jsonTokens(value[i] ?? null, encoded);
     }
     yield ']';
   } else if (typeof value === 'object' && value !== null) {
@@ -155,10 +180,15 @@ function* jsonTokens(value: unknown): Generator<string> {
       if (item === undefined) continue; // as JSON.stringify leaves it out
       yield `${first ? '' : ','}${JSON.stringify(key)}:`;
       first = false;
-      yield* jsonTokens(item);
+      yield* jsonTokens(item, encoded);
     }
     yield '}';
   } else if (typeof value === 'string' && value.length > PIECE_CHARS) {
+    const known = encoded(value);
+    if (known) {
+      yield known;
+      return;
+    }
     const text = JSON.stringify(value);
     for (let start = 0; start < text.length;) {
       let end = Math.min(text.length, start + PIECE_CHARS);

@@ -1,10 +1,10 @@
 import type { IMarker } from '@xterm/headless';
 import type { WorkspaceWatcher } from '../publish';
 import type { Workspaces } from '../workspaces';
-import { jsonPieces, writeAtomically, type WriteOps } from './journal-file';
+import { encodedJson, jsonPieces, writeAtomically, type WriteOps } from './journal-file';
 import { historyText, snapshot, type AgentSessions } from './snapshot';
 import type { PaneId } from '../layout';
-import type { PaneEntry } from '../workspace';
+import type { PaneEntry, Workspace } from '../workspace';
 import { version } from '../version';
 
 /**
@@ -20,6 +20,8 @@ const FLOOD_RENDER_MS = 30_000;
 interface Rendered {
   lines: number;
   text: string;
+  /** `text` as JSON, made at its first write and kept for the next ones. */
+  json: Uint8Array | undefined;
   /** When it was rendered (Date.now()). */
   at: number;
   /** The row the cursor was on then, on the normal screen (xterm moves it as rows scroll away). */
@@ -132,10 +134,27 @@ export class JournalWriter {
         kept?.mark?.dispose();
         const { terminal } = e.pane;
         const mark = terminal.buffer.active.type === 'normal' ? terminal.registerMarker(0) : undefined;
-        this.histories.set(e, { lines, text: historyText(e, lines), at, mark });
+        this.histories.set(e, { lines, text: historyText(e, lines), json: undefined, at, mark });
         if (!now) await new Promise((resolve) => setImmediate(resolve));
       }
     }
+  }
+
+  /** The JSON of the panes' histories by their text, each made once per rendering (when first asked). */
+  private encodedHistories(workspaces: readonly Workspace[]): (text: string) => Uint8Array | undefined {
+    const byText = new Map<string, Rendered>();
+    for (const ws of workspaces) {
+      for (const e of ws.panes.values()) {
+        const kept = this.histories.get(e);
+        if (kept !== undefined) byText.set(kept.text, kept);
+      }
+    }
+    return (text) => {
+      const kept = byText.get(text);
+      if (kept === undefined) return undefined;
+      kept.json ??= encodedJson(kept.text);
+      return kept.json;
+    };
   }
 
   /** The last write, marked closed: a clean stop. No writes after it. */
@@ -180,7 +199,7 @@ export class JournalWriter {
       now: Date.now(),
     });
     try {
-      await writeAtomically(this.o.file, jsonPieces(journal), this.o.ops);
+      await writeAtomically(this.o.file, jsonPieces(journal, this.encodedHistories(all)), this.o.ops);
       if (this.lastError !== undefined) this.o.log.info(`journal: writing ${this.o.file} again`);
       this.lastError = undefined;
     } catch (err) {
