@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { connect, NoServerError, type Connection } from '../../src/client';
+import { SERVER_NODE_OPTIONS } from '../../src/client/server-process';
 import { onCleanup } from './cleanup';
 import { resident, type Resident } from './memory';
 import { serverMain } from './repo';
@@ -53,11 +54,16 @@ export class FuxServer {
     });
     const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
     const log = fs.openSync(path.join(home, 'server.out'), 'w');
-    const child = spawn(process.execPath, [...profile, serverMain, '--socket', socket, '--foreground'], {
-      env,
-      cwd: home,
-      stdio: ['ignore', log, log],
-    });
+    // The options a server started by fux runs with, so the bench measures that server.
+    const child = spawn(
+      process.execPath,
+      [...SERVER_NODE_OPTIONS, ...profile, serverMain, '--socket', socket, '--foreground'],
+      {
+        env,
+        cwd: home,
+        stdio: ['ignore', log, log],
+      },
+    );
     fs.closeSync(log);
     const server = new FuxServer(home, socket, child, env);
     try {

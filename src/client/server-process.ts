@@ -9,6 +9,15 @@ export function serverEntry(): string {
 }
 
 /**
+ * Node's own options for the server process. V8 grows the young generation to two semi-spaces of
+ * 16 MiB while many panes flood, and keeps them committed afterwards: 32 MiB of resident set for
+ * objects that nearly all die young (a parsed batch, a frame, a rendered row). With semi-spaces of
+ * 4 MiB that is 8 MiB (B10, 40 panes); a `seq` flood's parse then takes 38 scavenges instead of
+ * 24 for the same GC time, and no more CPU (median 2.61 s against 2.79 s, 8 runs each).
+ */
+export const SERVER_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=4'];
+
+/**
  * Start a server in the background for `socket`. It detaches (its own session, no terminal, output
  * to its log), so closing the terminal that started it does not end it. A race of two starts is
  * settled by the server's lock: the loser exits and both callers reach the winner.
@@ -21,7 +30,7 @@ export function spawnServer(socket: string): ChildProcess {
   // Whatever the server prints before its own log is open (a crash at load) lands in the log too.
   const out = fs.openSync(log, 'a', 0o600);
   try {
-    const child = spawn(process.execPath, [serverEntry(), '--socket', socket], {
+    const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, serverEntry(), '--socket', socket], {
       detached: true,
       stdio: ['ignore', out, out],
       env: process.env,
@@ -52,7 +61,7 @@ export function serverLog(socket: string): string {
  * the CLI stays a client of the server module.
  */
 export function runServerForeground(socket: string | undefined): Promise<number> {
-  const args = [serverEntry(), '--foreground'];
+  const args = [...SERVER_NODE_OPTIONS, serverEntry(), '--foreground'];
   if (socket) args.push('--socket', socket);
   const child = spawn(process.execPath, args, { stdio: 'inherit', env: process.env });
   // Pass signals on (stopping twice is harmless), so `kill <this pid>` stops the server cleanly.

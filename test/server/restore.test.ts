@@ -198,6 +198,50 @@ describe('restore after a crash', () => {
     expect(cli('restore', '--list')).toMatch(/nothing to restore/);
   }, 60_000);
 
+  test("a flooding pane's history is journaled again once the flood stops, not at each write while it floods", async () => {
+    writeConfig('restore_history = 100\n');
+    const stop = path.join(home.dir, 'stop');
+    await home.startServer();
+    const fux = await home.client();
+    await fux.new.mutate({ workspace: 'w', argv: ['/bin/sh'], cwd: home.dir });
+    const saved = (): { savedAt: number; history: string } | undefined => {
+      const text = readJournal();
+      if (!text) return undefined;
+      const j = JSON.parse(text) as {
+        savedAt: number;
+        workspaces: Array<{ panes: Array<{ history: string }> }>;
+      };
+      return { savedAt: j.savedAt, history: j.workspaces[0]?.panes[0]?.history ?? '' };
+    };
+    const nextWrite = async (after: number): Promise<{ savedAt: number; history: string }> =>
+      until(
+        () => {
+          const now = saved();
+          return now && now.savedAt > after ? now : undefined;
+        },
+        20_000,
+        'the next journal write',
+      );
+    await run(
+      fux,
+      'w',
+      1,
+      `i=0; while [ ! -e ${stop} ]; do i=$((i+1)); echo "flood $i"; done; echo "flood-done"`,
+      'flood ',
+    );
+    // Two writes while it floods (some hundreds of rows each apart): the same history.
+    const first = await nextWrite(0);
+    const second = await nextWrite(first.savedAt);
+    const third = await nextWrite(second.savedAt);
+    expect(third.history).toBe(second.history);
+    fs.writeFileSync(stop, '');
+    await until(() => saved()?.history.includes('flood-done'), 20_000, 'the history after the flood');
+    const lines = saved()!.history.split('\n');
+    expect(lines).toHaveLength(100);
+    expect(lines[lines.length - 2]).toBe('flood-done');
+    expect(lines[0]).toMatch(/^flood \d+$/);
+  }, 90_000);
+
   test('a clean stop is not restored by default, and is with restore = "always"', async () => {
     const first = await home.startServer();
     const fux = await home.client();

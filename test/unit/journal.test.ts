@@ -4,11 +4,14 @@ import * as path from 'node:path';
 import { TabLayout } from '../../src/server/layout';
 import { agentOfArgv, findSessions, resumeArgv } from '../../src/server/journal/agent-session';
 import {
+  encodedJson,
   journalPaths,
+  jsonPieces,
   readJournal,
   writeAtomically,
   type WriteOps,
 } from '../../src/server/journal/journal-file';
+import { lastLines } from '../../src/server/journal/snapshot';
 import { HOLDER_ARGV, planRestore } from '../../src/server/journal/restore-plan';
 import type { Journal, SavedPane } from '../../src/server/journal/schema';
 
@@ -69,7 +72,7 @@ describe('the journal file', () => {
   test('is written 0600 in a 0700 directory, whole, and read back', async () => {
     const file = path.join(dir, 'state', 'journal.json');
     const j = journal([pane()], { pane: 1 });
-    await writeAtomically(file, JSON.stringify(j));
+    await writeAtomically(file, jsonPieces(j));
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
     expect(readJournal(file, '/s')).toEqual({ kind: 'ok', journal: j });
@@ -84,15 +87,69 @@ describe('the journal file', () => {
       open: async (...args: Parameters<typeof fs.promises.open>) => {
         const handle = await fs.promises.open(...args);
         return Object.assign(Object.create(handle) as typeof handle, {
-          writeFile: () =>
+          write: () =>
             Promise.reject(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' })),
           close: () => handle.close(),
         });
       },
     };
-    await expect(writeAtomically(file, 'new', full)).rejects.toThrow(/ENOSPC/);
+    await expect(writeAtomically(file, ['new'], full)).rejects.toThrow(/ENOSPC/);
     expect(fs.readFileSync(file, 'utf8')).toBe('old');
     expect(fs.readdirSync(dir)).toEqual(['journal.json']);
+  });
+
+  test('is written in pieces that make up its JSON exactly, a long history cut across them', async () => {
+    // 3 000 lines of styled text with a four-byte glyph in each (a surrogate pair in the string),
+    // so that some cut falls inside a pair unless the cutting avoids it.
+    const history = Array.from(
+      { length: 3000 },
+      (_, i) => `\x1b[1m${i}\x1b[0m 🦀 "quoted" \\ ${'x'.repeat(i % 7)}`,
+    );
+    const j = journal([pane({ history: history.join('\n') }), pane({ id: 2, history: '' })], {
+      axis: 'row',
+      ratio: 0.5,
+      a: { pane: 1 },
+      b: { pane: 2 },
+    });
+    const pieces = [...jsonPieces(j)];
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(pieces.join('')).toBe(JSON.stringify(j));
+    // Each piece encodes on its own to the bytes of the whole: no pair was parted.
+    expect(Buffer.concat(pieces.map((p) => Buffer.from(p))).equals(Buffer.from(JSON.stringify(j)))).toBe(
+      true,
+    );
+    expect(jsonPieces({ a: undefined, b: [undefined, 1] }).next().value).toBe('{"b":[null,1]}');
+    // A pair exactly where a piece of 32 Ki characters would end (after the opening quote).
+    const straddling = `${'a'.repeat(32 * 1024 - 2)}🦀${'b'.repeat(40_000)}`;
+    expect(Buffer.concat([...jsonPieces(straddling)].map((p) => Buffer.from(p))).toString()).toBe(
+      JSON.stringify(straddling),
+    );
+    // A long string given as its JSON already made: the same file, that string written as given.
+    const made = encodedJson(j.workspaces[0]!.panes[0]!.history);
+    const withMade = [
+      ...jsonPieces(j, (text) => (text === j.workspaces[0]!.panes[0]!.history ? made : undefined)),
+    ];
+    expect(withMade).toContain(made);
+    expect(Buffer.concat(withMade.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))).toString()).toBe(
+      JSON.stringify(j),
+    );
+    const file = path.join(dir, 'journal.json');
+    await writeAtomically(file, withMade);
+    expect(readJournal(file, '/s')).toEqual({ kind: 'ok', journal: j });
+    await writeAtomically(file, jsonPieces(j));
+    expect(readJournal(file, '/s')).toEqual({ kind: 'ok', journal: j });
+  });
+
+  test("keeps a pane's last lines of history, the blank lines at the bottom dropped", () => {
+    const old = (text: string, lines: number): string => {
+      const rows = text.replace(/\n+$/, '').split('\n');
+      return rows.slice(Math.max(0, rows.length - lines)).join('\n');
+    };
+    const texts = ['', '\n', 'a', 'a\nb\nc', 'a\nb\nc\n\n\n', '\nb', '\n\nb\n', 'a\n\nb', 'x\ny\n\nz\n'];
+    for (const text of texts) {
+      for (const lines of [1, 2, 3, 4, 10])
+        expect([text, lines, lastLines(text, lines)]).toEqual([text, lines, old(text, lines)]);
+    }
   });
 
   test('another server’s journal (another socket) is left alone', () => {

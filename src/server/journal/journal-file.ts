@@ -89,13 +89,13 @@ function moveAside(file: string, now: Date): string {
 export type WriteOps = Pick<typeof fs.promises, 'open' | 'rename' | 'rm' | 'mkdir' | 'chmod'>;
 
 /**
- * Write `text` to `file` whole: to a temp file beside it (0600), flushed to disk, then renamed over
- * it, so a reader sees the old journal or the new one. The directory is made 0700. On failure the
- * temp file is removed and the old journal stays.
+ * Write `pieces` to `file` whole, one after the other: to a temp file beside it (0600), flushed to
+ * disk, then renamed over it, so a reader sees the old journal or the new one. The directory is
+ * made 0700. On failure the temp file is removed and the old journal stays.
  */
 export async function writeAtomically(
   file: string,
-  text: string,
+  pieces: Iterable<string | Uint8Array>,
   ops: WriteOps = fs.promises,
 ): Promise<void> {
   const dir = path.dirname(file);
@@ -105,7 +105,10 @@ export async function writeAtomically(
   try {
     const handle = await ops.open(temp, 'w', 0o600);
     try {
-      await handle.writeFile(text, 'utf8');
+      for (const piece of pieces) {
+        if (typeof piece === 'string') await handle.write(piece, null, 'utf8');
+        else await handle.write(piece);
+      }
       await handle.sync();
     } finally {
       await handle.close();
@@ -115,6 +118,92 @@ export async function writeAtomically(
     await ops.rm(temp, { force: true }).catch(() => undefined);
     throw err;
   }
+}
+
+/** About the most characters of JSON `jsonPieces` gathers into one piece. */
+const PIECE_CHARS = 32 * 1024;
+
+/**
+ * A long string's JSON (`JSON.stringify(text)`, UTF-8), made once and kept, so that writing the
+ * same string again costs nothing: the journal writes each pane's saved history at every write,
+ * and it changes far less often.
+ */
+export function encodedJson(text: string): Uint8Array {
+  return Buffer.from(JSON.stringify(text));
+}
+
+/**
+ * `value` as `JSON.stringify` writes it (plain data: objects, arrays, strings, numbers, booleans,
+ * null), in pieces of about PIECE_CHARS characters, a long string cut across pieces, or given as
+ * the bytes `encoded` has for it (from `encodedJson`). A journal of 40 panes is megabytes of JSON,
+ * and made whole it was one string and one buffer of that size every few seconds: glibc then
+ * raises its mmap threshold to that size and serves the next ones from its heap, between the
+ * panes' rows, where the holes they leave keep the resident set high. Pieces this small are freed
+ * and reused.
+ */
+export function* jsonPieces(
+  value: unknown,
+  encoded: (text: string) => Uint8Array | undefined = () => undefined,
+): Generator<string | Uint8Array> {
+  let gathered = '';
+  for (const token of jsonTokens(value, encoded)) {
+    if (typeof token !== 'string') {
+      if (gathered !== '') yield gathered;
+      gathered = '';
+      yield token;
+      continue;
+    }
+    gathered += token;
+    if (gathered.length >= PIECE_CHARS) {
+      yield gathered;
+      gathered = '';
+    }
+  }
+  if (gathered !== '') yield gathered;
+}
+
+function* jsonTokens(
+  value: unknown,
+  encoded: (text: string) => Uint8Array | undefined,
+): Generator<string | Uint8Array> {
+  if (Array.isArray(value)) {
+    yield '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) yield ',';
+      yield* jsonTokens(value[i] ?? null, encoded);
+    }
+    yield ']';
+  } else if (typeof value === 'object' && value !== null) {
+    let first = true;
+    yield '{';
+    for (const [key, item] of Object.entries(value)) {
+      if (item === undefined) continue; // as JSON.stringify leaves it out
+      yield `${first ? '' : ','}${JSON.stringify(key)}:`;
+      first = false;
+      yield* jsonTokens(item, encoded);
+    }
+    yield '}';
+  } else if (typeof value === 'string' && value.length > PIECE_CHARS) {
+    const known = encoded(value);
+    if (known) {
+      yield known;
+      return;
+    }
+    const text = JSON.stringify(value);
+    for (let start = 0; start < text.length;) {
+      let end = Math.min(text.length, start + PIECE_CHARS);
+      // A piece is encoded on its own: never part a surrogate pair (JSON keeps pairs as they are).
+      if (isHighSurrogate(text.charCodeAt(end - 1)) && end < text.length) end--;
+      yield text.slice(start, end);
+      start = end;
+    }
+  } else {
+    yield JSON.stringify(value);
+  }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /** Keep a journal the server did not restore for `fux restore`, in place of any older one. */

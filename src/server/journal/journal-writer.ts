@@ -1,10 +1,32 @@
+import type { IMarker } from '@xterm/headless';
 import type { WorkspaceWatcher } from '../publish';
 import type { Workspaces } from '../workspaces';
-import { writeAtomically, type WriteOps } from './journal-file';
+import { encodedJson, jsonPieces, writeAtomically, type WriteOps } from './journal-file';
 import { historyText, snapshot, type AgentSessions } from './snapshot';
 import type { PaneId } from '../layout';
-import type { PaneEntry } from '../workspace';
+import type { PaneEntry, Workspace } from '../workspace';
 import { version } from '../version';
+
+/**
+ * A pane that floods (it scrolled its saved lines away since they were rendered, and printed
+ * again since the last write) is rendered again at most this often, and at the first write after
+ * it stops. Rendering its last lines every few seconds made megabytes of strings a write, which
+ * raised 40 flooding panes' resident set by some 60 MiB (B10), for lines the flood replaced before
+ * anyone could need them; at worst a crash now restores a flooding pane's lines of 30 s before.
+ */
+const FLOOD_RENDER_MS = 30_000;
+
+/** A pane's history as last rendered. */
+interface Rendered {
+  lines: number;
+  text: string;
+  /** `text` as JSON, made at its first write and kept for the next ones. */
+  json: Uint8Array | undefined;
+  /** When it was rendered (Date.now()). */
+  at: number;
+  /** The row the cursor was on then, on the normal screen (xterm moves it as rows scroll away). */
+  mark: IMarker | undefined;
+}
 
 export interface JournalLog {
   info(message: string): void;
@@ -41,8 +63,10 @@ export class JournalWriter {
   private outputSince = false;
   /** Panes that printed since their history was last rendered, by workspace. */
   private dirty = new Map<string, Set<PaneId>>();
-  /** Each pane's history as last rendered, and for how many lines. */
-  private readonly histories = new WeakMap<PaneEntry, { lines: number; text: string }>();
+  /** Each pane's history as last rendered. */
+  private readonly histories = new WeakMap<PaneEntry, Rendered>();
+  /** Flooding panes whose rendering waits (see FLOOD_RENDER_MS). */
+  private deferred = new Set<PaneEntry>();
   private writing: Promise<void> | undefined;
   private again = false;
   private lastError: string | undefined;
@@ -63,7 +87,7 @@ export class JournalWriter {
     };
     this.unwatch = o.workspaces.watchAll(watcher);
     this.slow = setInterval(() => {
-      if (this.outputSince) this.soon();
+      if (this.outputSince || this.deferred.size > 0) this.soon();
     }, o.outputMs ?? 5000);
     this.slow.unref();
   }
@@ -80,22 +104,57 @@ export class JournalWriter {
 
   /**
    * Render the history of every pane that printed since its last rendering (or was never
-   * rendered), one pane per turn of the event loop, so that a snapshot of many panes never holds
-   * up the others' output for long. The last write (`now`) does them all at once.
+   * rendered), but a flooding one's only every FLOOD_RENDER_MS and once it stops; one pane per
+   * turn of the event loop, so that a snapshot of many panes never holds up the others' output
+   * for long. The last write (`now`) renders every pane that needs it, at once.
    */
   private async renderHistories(now: boolean): Promise<void> {
     const lines = this.o.historyLines();
     const dirty = this.dirty;
+    const deferred = this.deferred;
     this.dirty = new Map();
+    this.deferred = new Set();
+    const at = Date.now();
     for (const ws of this.o.workspaces.all()) {
       for (const e of ws.tiles()) {
         const kept = this.histories.get(e);
-        if (kept?.lines === lines && !dirty.get(ws.name)?.has(e.id)) continue;
+        const printed = dirty.get(ws.name)?.has(e.id) ?? false;
+        if (kept?.lines === lines && !printed && !deferred.has(e)) continue;
         if (!ws.panes.has(e.id)) continue; // closed while an earlier pane was rendered
-        this.histories.set(e, { lines, text: historyText(e, lines) });
+        if (
+          !now &&
+          kept?.lines === lines &&
+          printed &&
+          at - kept.at < FLOOD_RENDER_MS &&
+          scrolledAway(e, kept)
+        ) {
+          this.deferred.add(e);
+          continue;
+        }
+        kept?.mark?.dispose();
+        const { terminal } = e.pane;
+        const mark = terminal.buffer.active.type === 'normal' ? terminal.registerMarker(0) : undefined;
+        this.histories.set(e, { lines, text: historyText(e, lines), json: undefined, at, mark });
         if (!now) await new Promise((resolve) => setImmediate(resolve));
       }
     }
+  }
+
+  /** The JSON of the panes' histories by their text, each made once per rendering (when first asked). */
+  private encodedHistories(workspaces: readonly Workspace[]): (text: string) => Uint8Array | undefined {
+    const byText = new Map<string, Rendered>();
+    for (const ws of workspaces) {
+      for (const e of ws.panes.values()) {
+        const kept = this.histories.get(e);
+        if (kept !== undefined) byText.set(kept.text, kept);
+      }
+    }
+    return (text) => {
+      const kept = byText.get(text);
+      if (kept === undefined) return undefined;
+      kept.json ??= encodedJson(kept.text);
+      return kept.json;
+    };
   }
 
   /** The last write, marked closed: a clean stop. No writes after it. */
@@ -140,7 +199,7 @@ export class JournalWriter {
       now: Date.now(),
     });
     try {
-      await writeAtomically(this.o.file, JSON.stringify(journal), this.o.ops);
+      await writeAtomically(this.o.file, jsonPieces(journal, this.encodedHistories(all)), this.o.ops);
       if (this.lastError !== undefined) this.o.log.info(`journal: writing ${this.o.file} again`);
       this.lastError = undefined;
     } catch (err) {
@@ -154,4 +213,15 @@ export class JournalWriter {
       this.lastError = message;
     }
   }
+}
+
+/**
+ * Whether the pane scrolled at least the rendered lines away since they were rendered, on the
+ * normal screen: its mark is that many rows above the cursor, or gone with the rows xterm let go.
+ */
+function scrolledAway(e: PaneEntry, kept: Rendered): boolean {
+  const { buffer } = e.pane.terminal;
+  if (kept.mark === undefined || buffer.active.type !== 'normal') return false;
+  if (kept.mark.isDisposed || kept.mark.line < 0) return true;
+  return buffer.normal.baseY + buffer.normal.cursorY - kept.mark.line >= kept.lines;
 }

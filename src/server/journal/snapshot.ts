@@ -116,7 +116,24 @@ function additions(
  */
 export function historyText(e: PaneEntry, lines: number): string {
   if (lines === 0) return '';
-  const text = e.pane.capture({ attrs: true, scrollback: lines }).text;
-  const rows = text.replace(/\n+$/, '').split('\n');
-  return rows.slice(Math.max(0, rows.length - lines)).join('\n');
+  return lastLines(e.pane.capture({ attrs: true, scrollback: lines }).text, lines);
 }
+
+/**
+ * The last `lines` lines of `text` once the blank lines at its end are dropped. Found by looking
+ * for newlines from the end, not by splitting: the writer does this for every printing pane every
+ * few seconds, and the lines of a split were as much garbage again as the capture itself.
+ */
+export function lastLines(text: string, lines: number): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === NEWLINE) end--;
+  let start = end;
+  for (let n = 0; n < lines; n++) {
+    const newline = start > 0 ? text.lastIndexOf('\n', start - 1) : -1;
+    if (newline < 0) return text.slice(0, end);
+    start = newline;
+  }
+  return text.slice(start + 1, end);
+}
+
+const NEWLINE = 0x0a;

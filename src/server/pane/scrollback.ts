@@ -10,9 +10,11 @@ import { renderStyledLine } from './styled-line';
 /**
  * xterm's own scrollback while compact. xterm keeps 12 bytes per cell of history whatever the
  * cell holds (2.4 KB a row at 200 columns); at this size, once full, it recycles its oldest row
- * for each new one and allocates nothing.
+ * for each new one and allocates nothing. It must exceed PIECE_ROWS, and little more is needed:
+ * every row beyond a piece's worth is held twice, in xterm and in the archive (at 750 rows, 1 MB
+ * more a 200-column pane than at 320, which 40 flooding panes kept as 40 MB of resident set).
  */
-const COMPACT_TERMINAL_ROWS = 750;
+const COMPACT_TERMINAL_ROWS = 320;
 /**
  * Output goes to xterm in pieces that can scroll at most this many rows (`cutIntoPieces`), with a
  * look at the history after each; the archive stays this many rows ahead of xterm's trimming.
@@ -264,14 +266,21 @@ export class Scrollback {
 
   /**
    * A REP can scroll more rows than its few bytes, which the piece it came in did not count:
-   * archive ahead of all it may write as well as the rest of the piece, as far as xterm's rows go
-   * (a single REP writing more rows than xterm holds loses the excess).
+   * archive ahead of all it may write as well as the rest of the piece. When that is more than
+   * xterm's compact rows can hold, the pane floods first (xterm then keeps the pane's whole limit),
+   * so no row is recycled before it is archived; only when the option change that takes would
+   * disturb the program (a region, a pending wrap) does it archive as far as xterm's rows go, and
+   * such a REP loses what it writes beyond them.
    */
   private repeating(count: number): void {
     if (this.mode !== 'compact') return;
     const { cols } = this.terminal;
-    const rows = Math.ceil((this.terminal.buffer.normal.cursorX + count) / cols);
-    this.archiveAhead(rows + PIECE_ROWS, false);
+    const rows = Math.ceil((this.terminal.buffer.normal.cursorX + count) / cols) + PIECE_ROWS;
+    if (rows >= COMPACT_TERMINAL_ROWS && this.optionChangeIsHarmless()) {
+      this.flood();
+      return;
+    }
+    this.archiveAhead(rows, false);
   }
 
   /** Leave compact mode: drop the rows xterm holds twice and raise its limit to the pane's. */
