@@ -144,7 +144,7 @@ export class JournalWriter {
   private encodedHistories(workspaces: readonly Workspace[]): (text: string) => Uint8Array | undefined {
     const byText = new Map<string, Rendered>();
     for (const ws of workspaces) {
-      for (const e of ws.panes.values()) {
+      for (const e of ws.tiles()) {
         const kept = this.histories.get(e);
         if (kept !== undefined) byText.set(kept.text, kept);
       }
