@@ -6,6 +6,7 @@ import { captureTerminal, type CaptureOptions, type CaptureResult } from './capt
 import { foregroundCwd } from './foreground-cwd';
 import { InputModes } from './input-modes';
 import { OutputPump, type FlowMarks } from './output-pump';
+import { paneParseScheduler } from './parse-scheduler';
 import { assertRunnable } from './program-lookup';
 import { PtyProcess, type PaneExit } from './pty-process';
 import { Scrollback } from './scrollback';
@@ -91,6 +92,7 @@ export class Pane extends TypedEmitter<PaneEvents> {
       { pause: () => this.pty.pause(), resume: () => this.pty.resume() },
       FLOW_MARKS,
       () => this.parsed(),
+      paneParseScheduler,
     );
     const [file, ...args] = this.argv;
     try {
@@ -131,6 +133,7 @@ export class Pane extends TypedEmitter<PaneEvents> {
    */
   write(data: string | Buffer): void {
     if (this.exit !== undefined || this.disposed) return;
+    this.pump.inputWritten();
     if (typeof data === 'string') this.terminal.input(data, true);
     else this.pty.write(data);
   }
@@ -173,6 +176,7 @@ export class Pane extends TypedEmitter<PaneEvents> {
     if (this.disposed) return;
     this.disposed = true;
     this.removeAllListeners();
+    this.pump.dispose();
     this.pty.dispose();
     this.history.dispose();
     this.modes.dispose();
