@@ -19,12 +19,19 @@ export type ParserSink = (bytes: Uint8Array, parsed: () => void) => void;
  * One parser write holds at most this much, and at most MAX_WRITE_LINES line feeds. A write is
  * parsed without yielding, so these bound how long one pane's flood holds the event loop while
  * still batching the pty's small reads (1–4 KiB each) into few writes.
+ *
+ * 16 KiB rather than 64: with many panes taking turns, a pane's queue fills while it waits, and a
+ * 64 KiB write of 100-character lines was cut by the scrollback into three pieces parsed back to
+ * back, with no time passing between them for the history archive's budget (a share of the time
+ * that passes, scrollback.ts) to earn. A quarter of 40 flooding panes then fell back to flooding
+ * xterm's 10 050-row buffer (24 MB each at 200 columns): a peak of 475 MiB against 239 before the
+ * panes took turns. 16 KiB (160 such lines) is one piece, and no pane fell back.
  */
-export const MAX_WRITE_BYTES = 64 * 1024;
+export const MAX_WRITE_BYTES = 16 * 1024;
 /**
  * What a write costs is mostly its line feeds (each scrolls a full buffer: ~1 µs), not its bytes:
- * 64 KiB of `yes` is 21 845 of them, 27 ms. 4096 of them parse in about 4 ms, the echo of another
- * pane waiting behind them at worst that long, while `seq` still gets 32 KiB writes.
+ * 64 KiB of `yes` is 21 845 of them, 27 ms. 4096 of them parse in about 4 ms. This cuts a single
+ * chunk larger than SCAN_BYTES (the pty's tail, read in 64 KiB blocks, or a restored preface).
  */
 export const MAX_WRITE_LINES = 4096;
 /** Batches up to this size are written whole, without counting their line feeds. */

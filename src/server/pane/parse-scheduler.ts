@@ -129,11 +129,11 @@ export class ParseScheduler {
 }
 
 /**
- * The budget the server's panes share. 4 ms of batches a turn: a keystroke's echo waits at most
- * about two turns (its request, then the echo's read), each this budget plus one batch (a 64 KiB
- * batch of 100-character lines parses in about 2 ms), which keeps it well under B10's 20 ms with
- * 40 panes flooding; a single flood is served one batch every turn, as before. 1 KiB: an echo, a
- * prompt or a spinner's redraw, where a flood's pty reads are about 4 KiB each.
+ * The budget the server's panes share. 4 ms of batches a turn: a keystroke's echo waits about two
+ * turns (its request, then the echo's read), each this budget plus one batch (16 KiB of
+ * 100-character lines parses in about half a millisecond, 4096 short lines in about 4), which keeps
+ * it under B10's 20 ms with 40 panes flooding; a single flood is served one batch every turn, as
+ * before. 1 KiB: an echo, a prompt or a spinner's redraw, where a flood's pty reads are ~4 KiB each.
  */
 export const PANE_PARSE_BUDGET: ParseBudget = { turnMs: 4, smallBytes: 1024 };
 
