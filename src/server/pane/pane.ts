@@ -6,6 +6,7 @@ import { captureTerminal, type CaptureOptions, type CaptureResult } from './capt
 import { foregroundCwd } from './foreground-cwd';
 import { InputModes } from './input-modes';
 import { OutputPump, type FlowMarks } from './output-pump';
+import { paneParseScheduler } from './parse-scheduler';
 import { assertRunnable } from './program-lookup';
 import { PtyProcess, type PaneExit } from './pty-process';
 import { Scrollback } from './scrollback';
@@ -35,13 +36,15 @@ export interface PaneEvents {
 }
 
 /**
- * Flow-control marks for unparsed output. The high mark bounds memory per pane (xterm itself
- * throws past 50 MB pending); the low mark leaves the parser ~20 ms of work so it does not go idle
- * while the pty refills after a resume. In practice the kernel paces a pty to ~4 KiB per read, one
- * read per event-loop turn, so floods measured here (`seq`, `yes`, `/dev/urandom`) never had more
- * than 61 KB pending: the marks are the guarantee for a parser that falls behind, not the usual path.
+ * Flow-control marks for unparsed output. A pane alone is paced by the kernel (~4 KiB per read, one
+ * read per event-loop turn) and parses each read in the turn it arrives, so these are not reached.
+ * Many flooding panes take turns at the parser (ParseScheduler) and queue their reads meanwhile:
+ * past 128 KiB the pty is paused, so the program blocks in the kernel (as under tmux) rather
+ * than the server holding its output (40 panes: 5 MiB at most, where 1 MiB a pane would be 40),
+ * and stops competing for the CPU. Resumed below 64 KiB, several times what a pane parses in a
+ * turn, so it does not run dry while the pty refills.
  */
-const FLOW_MARKS: FlowMarks = { high: 1024 * 1024, low: 256 * 1024 };
+const FLOW_MARKS: FlowMarks = { high: 128 * 1024, low: 64 * 1024 };
 /**
  * Once the process is dead the pty must be read to its end within node-pty's 200 ms, or the tail
  * is lost; what is left is the kernel's buffer, unless an orphaned grandchild keeps writing, which
@@ -91,6 +94,7 @@ export class Pane extends TypedEmitter<PaneEvents> {
       { pause: () => this.pty.pause(), resume: () => this.pty.resume() },
       FLOW_MARKS,
       () => this.parsed(),
+      paneParseScheduler,
     );
     const [file, ...args] = this.argv;
     try {
@@ -131,6 +135,7 @@ export class Pane extends TypedEmitter<PaneEvents> {
    */
   write(data: string | Buffer): void {
     if (this.exit !== undefined || this.disposed) return;
+    this.pump.inputWritten();
     if (typeof data === 'string') this.terminal.input(data, true);
     else this.pty.write(data);
   }
@@ -173,6 +178,7 @@ export class Pane extends TypedEmitter<PaneEvents> {
     if (this.disposed) return;
     this.disposed = true;
     this.removeAllListeners();
+    this.pump.dispose();
     this.pty.dispose();
     this.history.dispose();
     this.modes.dispose();
