@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { collectEvents } from '../helpers/collect-events';
 import { FuxHome, until } from '../helpers/home';
 import type { FuxClient } from '../../src/client';
 import type { AttachFrame, Row } from '../../src/protocol/attach';
-import type { FuxEvent } from '../../src/server/events';
 
 let home: FuxHome;
 let fux: FuxClient;
@@ -66,14 +66,6 @@ function attach(client: FuxClient, input: { workspace?: string; cols: number; ro
     { onData: (f) => m.apply(f), onError: (e) => (m.error = e), onComplete: () => (m.ended = true) },
   );
   return { m, stop: () => sub.unsubscribe() };
-}
-
-async function collectEvents(client: FuxClient): Promise<FuxEvent[]> {
-  const events: FuxEvent[] = [];
-  await new Promise<void>((started) =>
-    client.subscribe.subscribe({}, { onStarted: () => started(), onData: (e) => events.push(e as FuxEvent) }),
-  );
-  return events;
 }
 
 describe('attach protocol', () => {
@@ -227,7 +219,8 @@ describe('attach protocol', () => {
   });
 
   test('several clients: the last resize wins, and attach and detach are events', async () => {
-    const events = await collectEvents(fux);
+    const { events, ready } = collectEvents(fux);
+    await ready;
     const a = attach(fux, { workspace: 'w5', cols: 100, rows: 30 });
     await until(() => a.m.client !== '', 10_000, 'a attached');
     const other = await home.client();

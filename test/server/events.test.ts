@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FuxHome, until } from '../helpers/home';
+import { collectEvents as collect } from '../helpers/collect-events';
 import { stalledSubscriber } from '../helpers/stalled-subscriber';
 import type { FuxClient } from '../../src/client';
 import type { FuxEvent } from '../../src/server/events';
@@ -13,20 +14,6 @@ beforeEach(async () => {
   fux = await home.client();
 });
 afterEach(() => home.close());
-
-/** Collect a subscription's events until stopped. */
-function collect(client: FuxClient, input: Parameters<FuxClient['subscribe']['subscribe']>[0]) {
-  const events: FuxEvent[] = [];
-  let error: Error | undefined;
-  let started!: () => void;
-  const ready = new Promise<void>((r) => (started = r));
-  const sub = client.subscribe.subscribe(input, {
-    onStarted: () => started(),
-    onData: (e) => events.push(e as FuxEvent),
-    onError: (e) => (error = e),
-  });
-  return { events, ready, stop: () => sub.unsubscribe(), error: () => error };
-}
 
 describe('events', () => {
   test('pane.opened, pane.focused, pane.title, pane.output and pane.closed with its exit status', async () => {

@@ -2,6 +2,7 @@
 // and end as a tiled pane, against a real server and real ptys.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { collectEvents } from '../helpers/collect-events';
 import { FuxHome, until } from '../helpers/home';
 import type { FuxClient } from '../../src/client';
 import type { EventOf, FuxEvent } from '../../src/server/events';
@@ -16,19 +17,6 @@ beforeEach(async () => {
 });
 afterEach(() => home.close());
 
-/** Every event from now on. */
-async function subscribe(): Promise<{ events: FuxEvent[]; stop: () => void }> {
-  const events: FuxEvent[] = [];
-  let started!: () => void;
-  const ready = new Promise<void>((r) => (started = r));
-  const sub = fux.subscribe.subscribe(
-    {},
-    { onStarted: () => started(), onData: (e) => events.push(e as FuxEvent), onError: () => undefined },
-  );
-  await ready;
-  return { events, stop: () => sub.unsubscribe() };
-}
-
 function find<T extends FuxEvent['type']>(
   events: FuxEvent[],
   type: T,
@@ -42,7 +30,8 @@ describe('a popup is a pane', () => {
     const tile = await fux.new.mutate({ argv: ['sleep', '60'] });
     // Room for the 80x24 the fake agent's screens were captured at, inside the popup's border.
     await fux.workspace.resize.mutate({ cols: 82, rows: 26 });
-    const s = await subscribe();
+    const s = collectEvents(fux);
+    await s.ready;
     const claude = fakeClaude(home.dir);
     const reply = fux.popup.mutate({ argv: claude.argv, env: claude.env, cwd: home.dir, cols: 80, rows: 24 });
 
@@ -93,7 +82,8 @@ describe('a popup is a pane', () => {
 
   test('it is in no tab: a split beside it, or focus on it, is refused by name; `kill` ends it as any pane', async () => {
     await fux.new.mutate({ workspace: 'w', argv: ['sleep', '60'] });
-    const s = await subscribe();
+    const s = collectEvents(fux);
+    await s.ready;
     const reply = fux.popup.mutate({ workspace: 'w', argv: ['sleep', '60'] });
     const { id } = await until(() => find(s.events, 'pane.opened', () => true), 10_000, 'the popup');
     const refusal = /pane \d+ is the popup of workspace w, in no tab/;
@@ -108,7 +98,8 @@ describe('a popup is a pane', () => {
 
   test('it goes with its workspace: the last tile closing hangs it up', async () => {
     const tile = await fux.new.mutate({ workspace: 'g', argv: ['sleep', '60'] });
-    const s = await subscribe();
+    const s = collectEvents(fux);
+    await s.ready;
     const reply = fux.popup.mutate({ workspace: 'g', argv: ['sleep', '60'] });
     const opened = await until(() => find(s.events, 'pane.opened', () => true), 10_000, 'the popup');
     await fux.kill.mutate({ workspace: 'g', id: tile.id });
@@ -119,7 +110,8 @@ describe('a popup is a pane', () => {
 
   test('the journal keeps the tiles, not the popup (its caller waits on it, and is gone after a restart)', async () => {
     const tile = await fux.new.mutate({ workspace: 'j', argv: ['sleep', '60'] });
-    const s = await subscribe();
+    const s = collectEvents(fux);
+    await s.ready;
     void fux.popup.mutate({ workspace: 'j', argv: ['sleep', '60'] }).catch(() => undefined);
     const popup = await until(() => find(s.events, 'pane.opened', () => true), 10_000, 'the popup');
     // A change after the popup opened: the journal written for it was written with the popup showing.

@@ -1,0 +1,22 @@
+import type { FuxClient } from '../../src/client';
+import type { FuxEvent } from '../../src/server/events';
+
+/**
+ * A subscription's events, collected until stopped. `ready` resolves once the server has started
+ * it (events from then on are all seen); `error` is what ended it, if anything.
+ */
+export function collectEvents(
+  client: FuxClient,
+  input: Parameters<FuxClient['subscribe']['subscribe']>[0] = {},
+) {
+  const events: FuxEvent[] = [];
+  let error: Error | undefined;
+  let started!: () => void;
+  const ready = new Promise<void>((r) => (started = r));
+  const sub = client.subscribe.subscribe(input, {
+    onStarted: () => started(),
+    onData: (e) => events.push(e as FuxEvent),
+    onError: (e) => (error = e),
+  });
+  return { events, ready, stop: () => sub.unsubscribe(), error: () => error };
+}
