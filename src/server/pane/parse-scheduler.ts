@@ -129,13 +129,15 @@ export class ParseScheduler {
 }
 
 /**
- * The budget the server's panes share. 4 ms of batches a turn: a keystroke's echo waits about two
+ * The budget the server's panes share. 2 ms of batches a turn: a keystroke's echo waits about two
  * turns (its request, then the echo's read), each this budget plus one batch (16 KiB of
- * 100-character lines parses in about half a millisecond, 4096 short lines in about 4), which keeps
- * it under B10's 20 ms with 40 panes flooding; a single flood is served one batch every turn, as
- * before. 1 KiB: an echo, a prompt or a spinner's redraw, where a flood's pty reads are ~4 KiB each.
+ * 100-character lines parses in about half a millisecond, 4096 short lines in about 4). Against
+ * 4 ms, B10's echo p99 fell from 56 to 33 ms at 10 panes and from 130 to 114 ms at 40, with the
+ * same total time (one run each, back to back, load 1.5); a single flood is still served one batch
+ * every turn. 1 KiB: an echo, a prompt or a spinner's redraw, where a flood's pty reads are ~4 KiB
+ * each.
  */
-export const PANE_PARSE_BUDGET: ParseBudget = { turnMs: 4, smallBytes: 1024 };
+export const PANE_PARSE_BUDGET: ParseBudget = { turnMs: 2, smallBytes: 1024 };
 
 /** The one scheduler all panes of this server share (the server is one event loop). */
 export const paneParseScheduler = new ParseScheduler(
