@@ -78,10 +78,18 @@ describe('hooks', () => {
     const [leader, child] = (await until(() => lines(runs)[0], 10_000, 'the first hook'))
       .split(' ')
       .map(Number);
-    const record = fs
-      .readdirSync(path.join(home.env.XDG_STATE_HOME!, 'fux'))
-      .filter((name) => /^hooks\.[0-9a-f]+\.pids$/.test(name))
-      .map((name) => path.join(home.env.XDG_STATE_HOME!, 'fux', name));
+    // The server records the group just after spawning it, and the hook's shell may print first
+    // (a fresh-clone run under load read the directory in between).
+    const records = (): string[] =>
+      fs
+        .readdirSync(path.join(home.env.XDG_STATE_HOME!, 'fux'))
+        .filter((name) => /^hooks\.[0-9a-f]+\.pids$/.test(name))
+        .map((name) => path.join(home.env.XDG_STATE_HOME!, 'fux', name));
+    const record = await until(
+      () => (records().length > 0 ? records() : undefined),
+      10_000,
+      'the hook record',
+    );
     expect(record).toHaveLength(1);
     expect(fs.statSync(record[0]!).mode & 0o777).toBe(0o600);
     expect(fs.readFileSync(record[0]!, 'utf8')).toMatch(new RegExp(`^${leader} \\S+\n$`));
