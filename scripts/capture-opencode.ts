@@ -119,7 +119,7 @@ function openCodeWalk(view: XtermScreenView): AgentWalk {
     working,
     atPrompt: () => screenHas('ctrl+p commands') && !working() && !screenHas('Permission'),
     readyText: 'Ask anything',
-    rules: { idle: 'prompt_idle', working: 'interrupt_footer', blocked: 'permission_prompt' },
+    rules: { idle: 'none', working: 'interrupt_footer', blocked: 'permission_prompt' },
     shell: opencodeBash,
     writeFile: opencodeWrite,
     commandPrompt: 'Permission required',
