@@ -81,8 +81,10 @@ describe('resuming a subscription', () => {
     const last = Number(/the last seq sent was (\d+)/.exec(first.error)?.[1]);
     expect(first.error).toContain(`fux subscribe --since ${last}`);
     const before = sequenced(first.events);
-    expect(before.length).toBeGreaterThan(0);
-    expect(before.at(-1)).toBe(last);
+    // One parse of the flood's titles can push more events than the queue holds before this
+    // subscription's loop has sent one (seen in a fresh-clone run under load): then nothing was
+    // sent, and `last` is the seq it started from. Either way the resume below must go on from it.
+    if (before.length > 0) expect(before.at(-1)).toBe(last);
     expect(consecutive(before)).toBe(true);
 
     const after = await resume(last, first.flood);
