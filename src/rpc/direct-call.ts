@@ -10,6 +10,7 @@ import {
 import type { WSConnectionHandlerOptions } from '@trpc/server/adapters/ws';
 import type { StreamConnection } from './connection';
 import { DirectSubscriptions } from './direct-subscription';
+import { leanProcedure, type LeanOutcome, type LeanProcedure } from './lean-call';
 import { replyFrame } from './ws-shim';
 
 type RequestId = number | string;
@@ -81,6 +82,8 @@ export interface DirectCallerOptions<TRouter extends AnyTRPCRouter> {
 export class DirectCaller<TRouter extends AnyTRPCRouter> {
   private ctx: { value: inferRouterContext<TRouter> } | undefined;
   private readonly subscriptions: DirectSubscriptions<TRouter>;
+  /** Each path's lean call (lean-call.ts), or null where tRPC's chain must run; found on first use. */
+  private readonly lean = new Map<string, LeanProcedure<TRouter> | null>();
 
   constructor(private readonly options: DirectCallerOptions<TRouter>) {
     this.subscriptions = new DirectSubscriptions({
@@ -89,6 +92,7 @@ export class DirectCaller<TRouter extends AnyTRPCRouter> {
       respond: (call, body) => this.reply(call, body),
       fail: (call, ctx, error) => this.fail({ ...call, type: 'subscription' }, ctx, error),
       report: (call, ctx, error) => this.report({ ...call, type: 'subscription' }, ctx, error),
+      lean: (path) => this.leanAt(path, 'subscription'),
     });
   }
 
@@ -113,21 +117,58 @@ export class DirectCaller<TRouter extends AnyTRPCRouter> {
     const { router, connection } = this.options;
     const { type, path, input } = call;
     const signal = connection.signal;
-    callTRPCProcedure({ router, path, getRawInput: async () => input, ctx, type, signal, batchIndex: 0 })
-      .then((data: unknown) => {
-        if (isObject(data) && Symbol.asyncIterator in data)
-          throw new TRPCError({
-            code: 'UNSUPPORTED_MEDIA_TYPE',
-            message: `Cannot return an async iterable or observable from a ${type} procedure with WebSockets`,
-          });
-        this.reply(call, { result: { type: 'data', data } });
-      })
-      .catch((cause: unknown) => this.reply(call, this.fail(call, ctx, getTRPCErrorFromUnknown(cause))))
-      .catch((cause: unknown) => {
-        // The formatter or the write failed: the adapter logs such failures the same way.
-        console.error('[src/rpc direct call]', cause);
-      });
+    const lean = this.leanAt(path, request.type);
+    const result = lean?.({ ctx, path, input, signal }) ?? 'fallback';
+    if (result === 'fallback') {
+      callTRPCProcedure({
+        router,
+        path,
+        getRawInput: async () => input,
+        ctx,
+        type,
+        signal,
+        batchIndex: 0,
+      }).then(
+        (data: unknown) => this.answer(call, ctx, { ok: true, data }),
+        (cause: unknown) => this.answer(call, ctx, { ok: false, error: getTRPCErrorFromUnknown(cause) }),
+      );
+    } else if (result instanceof Promise) {
+      void result.then((outcome) => this.answer(call, ctx, outcome));
+    } else {
+      this.answer(call, ctx, result);
+    }
     return true;
+  }
+
+  private leanAt(path: string, type: Call['type']): LeanProcedure<TRouter> | undefined {
+    const key = `${type} ${path}`;
+    let lean = this.lean.get(key);
+    if (lean === undefined) {
+      lean = leanProcedure(this.options.router, path, type) ?? null;
+      this.lean.set(key, lean);
+    }
+    return lean ?? undefined;
+  }
+
+  /** Replies with a call's outcome: its data, or its error as the adapter would shape it. */
+  private answer(call: Call, ctx: inferRouterContext<TRouter>, outcome: LeanOutcome): void {
+    try {
+      if (!outcome.ok) throw outcome.error;
+      if (isObject(outcome.data) && Symbol.asyncIterator in outcome.data)
+        throw new TRPCError({
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: `Cannot return an async iterable or observable from a ${call.type} procedure with WebSockets`,
+        });
+      this.reply(call, { result: { type: 'data', data: outcome.data } });
+    } catch (cause) {
+      // The call failed, or its reply is too large for a frame (a TRPCError): an error reply.
+      try {
+        this.reply(call, this.fail(call, ctx, getTRPCErrorFromUnknown(cause)));
+      } catch (failure) {
+        // The formatter or the write failed: the adapter logs such failures the same way.
+        console.error('[src/rpc direct call]', failure);
+      }
+    }
   }
 
   /** Reports `error` to the server's log and returns the body of its error reply. */

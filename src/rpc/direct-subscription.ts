@@ -8,6 +8,7 @@ import {
   type inferRouterContext,
 } from '@trpc/server';
 import type { StreamConnection } from './connection';
+import type { LeanProcedure } from './lean-call';
 import { producerOf, producerOfIterable, type Producer } from './push-stream';
 
 type RequestId = number | string;
@@ -30,6 +31,8 @@ export interface SubscriptionReplies<TRouter extends AnyTRPCRouter> {
   fail(call: SubscriptionCall, ctx: inferRouterContext<TRouter>, error: TRPCError): { error: unknown };
   /** Reports an error that has no one left to reply to. */
   report(call: SubscriptionCall, ctx: inferRouterContext<TRouter>, error: TRPCError): void;
+  /** The subscription procedure at `path` called without tRPC's chain, if it can be (lean-call.ts). */
+  lean(path: string): LeanProcedure<TRouter> | undefined;
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
@@ -106,15 +109,25 @@ export class DirectSubscriptions<TRouter extends AnyTRPCRouter> {
     const { path, input } = call;
     let produce: Producer<unknown>;
     try {
-      const result: unknown = await callTRPCProcedure({
-        router,
-        path,
-        getRawInput: async () => input,
-        ctx,
-        type: 'subscription',
-        signal,
-        batchIndex: 0,
-      });
+      // A lean start runs the procedure now, in the order the requests came, as calls do.
+      const lean = replies.lean(path)?.({ ctx, path, input, signal }) ?? 'fallback';
+      let result: unknown;
+      if (lean === 'fallback') {
+        const getRawInput = async (): Promise<unknown> => input;
+        result = await callTRPCProcedure({
+          router,
+          path,
+          getRawInput,
+          ctx,
+          type: 'subscription',
+          signal,
+          batchIndex: 0,
+        });
+      } else {
+        const outcome = await lean;
+        if (!outcome.ok) throw outcome.error;
+        result = outcome.data;
+      }
       produce = this.producerOf(call, ctx, result, signal);
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);

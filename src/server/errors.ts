@@ -1,13 +1,16 @@
+import { TRPCError } from '@trpc/server';
+
 /**
- * An error meant for the user: the router turns it into a tRPC error with this code and message, so
- * the message must say what went wrong and what to do, and never leak a stack or a server path.
+ * An error meant for the user: a tRPC error with this code and message as it is, so the message
+ * must say what went wrong and what to do, and never leak a stack or a server path. Being a
+ * TRPCError, it needs no middleware to reach the client (procedures have none of their own, so
+ * the direct path can call them without tRPC's chain: src/rpc/lean-call.ts).
  */
-export class FuxError extends Error {
-  constructor(
-    readonly code: 'NOT_FOUND' | 'BAD_REQUEST' | 'CONFLICT' | 'PRECONDITION_FAILED',
-    message: string,
-  ) {
-    super(message);
+export class FuxError extends TRPCError {
+  declare readonly code: 'NOT_FOUND' | 'BAD_REQUEST' | 'CONFLICT' | 'PRECONDITION_FAILED';
+
+  constructor(code: FuxError['code'], message: string) {
+    super({ code, message });
   }
 }
 

@@ -1,9 +1,8 @@
-import { initTRPC, TRPCError } from '@trpc/server';
+import { initTRPC } from '@trpc/server';
 import { errorFormatter } from '../rpc/error-formatter';
+import { FuxError } from './errors';
 import type { z } from 'zod';
 import type { EventBus } from './events';
-import { FuxError } from './errors';
-import { KeyNameError } from '../protocol/send-keys';
 import type { Workspaces } from './workspaces';
 import type { AttachHub } from './attach/hub';
 import type { Worktrees } from './worktree/worktrees';
@@ -59,18 +58,11 @@ export const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
   errorFormatter,
 });
 
-/** Turn our user-facing errors into tRPC errors with the same code and message. */
-const userErrors = t.middleware(async ({ next }) => {
-  const res = await next();
-  if (!res.ok) {
-    const cause = res.error.cause;
-    if (cause instanceof FuxError) throw new TRPCError({ code: cause.code, message: cause.message });
-    if (cause instanceof KeyNameError) throw new TRPCError({ code: 'BAD_REQUEST', message: cause.message });
-  }
-  return res;
-});
-
-export const proc = t.procedure.use(userErrors);
+/**
+ * Every procedure. It has no middleware: user errors are TRPCErrors already (FuxError), and a
+ * procedure without middlewares of its own is called by the direct path without tRPC's chain.
+ */
+export const proc = t.procedure;
 
 /**
  * Call the procedure at `path` (`tab.select`) through a caller made by `t.createCallerFactory`:

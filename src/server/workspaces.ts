@@ -11,7 +11,7 @@ import {
 } from './workspace';
 import { FuxError, noWorkspace } from './errors';
 import type { EventBus } from './events';
-import { encodeKeys } from '../protocol/send-keys';
+import { encodeKeys, KeyNameError } from '../protocol/send-keys';
 import { fuxEnv } from '../protocol/env';
 import type { AgentDetection } from './agent/agent-detection';
 import { planAnswer, visiblePrompt } from './agent/prompt-answer';
@@ -371,7 +371,13 @@ export class Workspaces {
   sendKeys(wsName: string | undefined, id: PaneId, keys: string[], literal: boolean): number {
     const e = this.get(wsName).entry(id);
     const appCursor = e.pane.terminal.modes.applicationCursorKeysMode;
-    const bytes = encodeKeys(keys, { literal, appCursor });
+    let bytes: string;
+    try {
+      bytes = encodeKeys(keys, { literal, appCursor });
+    } catch (err) {
+      if (err instanceof KeyNameError) throw new FuxError('BAD_REQUEST', err.message);
+      throw err;
+    }
     e.pane.write(bytes);
     return Buffer.byteLength(bytes);
   }
