@@ -10,6 +10,8 @@ export interface Connection {
   readonly id: number;
   /** Resolves once the peer has taken what was written; rejects with an `AbortError` once closed. */
   writable(): Promise<void>;
+  /** Whether `writable()` would resolve at once: open, and the peer keeping up. */
+  canWrite(): boolean;
   /** Bytes written to the stream that the peer has not taken yet. */
   bufferedBytes(): number;
   /** Tells the peer why (one error frame with `id: null`), then ends the stream. */
@@ -67,6 +69,10 @@ export class StreamConnection implements Connection {
 
   bufferedBytes(): number {
     return this.stream.writableLength;
+  }
+
+  canWrite(): boolean {
+    return this.isOpen && !this.stream.writableNeedDrain;
   }
 
   writable(): Promise<void> {

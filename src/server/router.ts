@@ -299,6 +299,19 @@ export const appRouter = t.router({
             emit(e);
             sent = e.seq;
           }
+          // Caught up: from now on an event that finds this loop waiting and the connection ready
+          // is written in the turn it happens (an echo's nudge leaves with the echo's parse).
+          queue.deliverDirectly((e) => {
+            if (signal.aborted || !ctx.conn.canWrite()) return false;
+            try {
+              emit(e);
+            } catch {
+              // Never into the emitter's caller (a pane's parse): the loop sends it, and fails as it must.
+              return false;
+            }
+            sent = e.seq;
+            return true;
+          });
           for (;;) {
             const e = await queue.next(signal);
             if (!e) return;

@@ -17,12 +17,25 @@ export class SubscriberQueue {
   private overflowed = false;
   private onOverflow: (() => void) | undefined;
   private readonly overflow = new Promise<void>((resolve) => (this.onOverflow = resolve));
+  /** Takes an event straight to the reader while it waits on an empty queue (see `deliverDirectly`). */
+  private direct: ((e: FuxEvent) => boolean) | undefined;
   dropped = 0;
 
   constructor(private readonly limit = 1024) {}
 
+  /**
+   * While the reader is parked in `next()` on an empty queue, hand each event to `deliver` instead
+   * (in the pusher's turn, with no wake-up of the reader in between); an event it refuses (false:
+   * the connection is not ready for it) is queued as usual, and so is everything after it until
+   * the reader has caught up. The order is the same either way.
+   */
+  deliverDirectly(deliver: (e: FuxEvent) => boolean): void {
+    this.direct = deliver;
+  }
+
   push(e: FuxEvent): void {
     if (this.overflowed) return;
+    if (this.wake !== undefined && this.items.length === 0 && this.direct?.(e)) return;
     if (this.items.length >= this.limit && !this.dropOneNudge()) {
       if (e.type === 'pane.output') {
         this.dropped++;

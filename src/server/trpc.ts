@@ -12,6 +12,8 @@ import type { JournalService } from './journal';
 export interface ConnectionHandle {
   /** Resolves when the connection can take more bytes: streaming procedures await it (backpressure). */
   writable(): Promise<void>;
+  /** Whether `writable()` would resolve at once (a push stream may then write without waiting). */
+  canWrite(): boolean;
   close(reason: string): void;
 }
 

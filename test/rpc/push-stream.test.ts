@@ -105,6 +105,7 @@ describe('a push stream (a subscription written from its own loop)', () => {
     const conn: Connection = {
       id: 1,
       writable: () => Promise.resolve(),
+      canWrite: () => true,
       bufferedBytes: () => 0,
       close: () => undefined,
       signal: new AbortController().signal,

@@ -20,6 +20,44 @@ describe('a subscriber queue', () => {
     expect(await next).toEqual(focused(7));
   });
 
+  test('hands events straight to a direct reader while it waits on an empty queue, in the pusher’s turn', async () => {
+    const q = new SubscriberQueue(10);
+    const direct: FuxEvent[] = [];
+    q.deliverDirectly((e) => (direct.push(e), true));
+    q.push(focused(1)); // the reader is not waiting yet: queued
+    expect(direct).toEqual([]);
+    expect(await q.next()).toEqual(focused(1));
+    const next = q.next();
+    q.push(focused(2));
+    q.push(output(3));
+    expect(direct).toEqual([focused(2), output(3)]);
+    q.push(focused(4));
+    expect(
+      await Promise.race([next, new Promise((resolve) => setImmediate(() => resolve('still waiting')))]),
+    ).toBe('still waiting');
+  });
+
+  test('queues an event the direct reader refuses, and everything after it until the reader catches up', async () => {
+    const q = new SubscriberQueue(10);
+    const direct: FuxEvent[] = [];
+    let ready = false;
+    q.deliverDirectly((e) => ready && (direct.push(e), true));
+    const first = q.next();
+    q.push(focused(1)); // refused: the connection is not ready
+    ready = true;
+    q.push(focused(2)); // behind the refused one, so queued too: the order holds
+    expect(direct).toEqual([]);
+    expect(await first).toEqual(focused(1));
+    expect(await q.next()).toEqual(focused(2));
+    const waiting = q.next();
+    q.push(focused(3));
+    expect(direct).toEqual([focused(3)]);
+    q.push(focused(5));
+    ready = false;
+    q.push(focused(6));
+    expect(await waiting).toEqual(focused(6));
+  });
+
   test('drops output nudges first when full, counting them', async () => {
     const q = new SubscriberQueue(3);
     q.push(output(1));
