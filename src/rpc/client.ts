@@ -1,7 +1,8 @@
 import type { Duplex } from 'node:stream';
-import { createTRPCClient, type TRPCClient } from '@trpc/client';
+import type { TRPCClient } from '@trpc/client';
 import type { AnyTRPCRouter } from '@trpc/server';
 import { StreamLink } from './link';
+import { createTypedClient } from './typed-client';
 
 export { connectUnix, UnixConnectError, type ConnectUnixOptions } from './connect';
 
@@ -20,7 +21,7 @@ export function createStreamClient<TRouter extends AnyTRPCRouter>(
 ): StreamClient<TRouter> {
   const link = new StreamLink<TRouter>(stream, options.maxFrameBytes);
   return {
-    client: createTRPCClient<TRouter>({ links: [link.link] }),
+    client: createTypedClient(link),
     notify: (path, input) => link.notify(path, input),
     close: () => link.close(),
   };

@@ -1,18 +1,28 @@
 import type { Duplex } from 'node:stream';
-import { TRPCClientError, type Operation, type OperationResultEnvelope, type TRPCLink } from '@trpc/client';
+import { TRPCClientError } from '@trpc/client';
 import type { AnyTRPCRouter } from '@trpc/server';
-import { observable, type Observer } from '@trpc/server/observable';
-import type { TRPCErrorResponse, TRPCResponseMessage } from '@trpc/server/rpc';
+import type { TRPCErrorResponse, TRPCResponseMessage, TRPCResultMessage } from '@trpc/server/rpc';
 import { DEFAULT_MAX_FRAME_BYTES, LineDecoder, encodeFrame } from './framing';
 
 type CallError<TRouter extends AnyTRPCRouter> = TRPCClientError<TRouter>;
-type CallObserver<TRouter extends AnyTRPCRouter> = Observer<
-  OperationResultEnvelope<unknown, CallError<TRouter>>,
-  CallError<TRouter>
->;
+
+/** One call: a procedure's type and path, its input, and an optional signal that aborts it. */
+export interface CallOperation {
+  type: 'query' | 'mutation' | 'subscription';
+  path: string;
+  input: unknown;
+  signal?: AbortSignal | null;
+}
+
+/** Where a call's replies go: each result (tRPC's `{ result }` envelope), its failure, its end. */
+export interface CallObserver<TRouter extends AnyTRPCRouter> {
+  next(envelope: { result: TRPCResultMessage<unknown>['result'] }): void;
+  error(error: CallError<TRouter>): void;
+  complete(): void;
+}
 
 interface PendingCall<TRouter extends AnyTRPCRouter> {
-  type: Operation['type'];
+  type: CallOperation['type'];
   observer: CallObserver<TRouter>;
   /** The caller unsubscribed (tRPC's promise does as soon as it has its value). */
   stopped: boolean;
@@ -49,9 +59,9 @@ function callUserCode(callback: () => void): void {
 }
 
 /**
- * One stream's calls: a `TRPCLink` that writes each operation as a request frame and routes the
- * replies back by id. It replaces `createWSClient`, whose per-call `sleep(0)` costs ≥ 1 ms
- * (DESIGN.md §11), and has no reconnect: a closed stream fails every pending call.
+ * One stream's calls: writes each call as a request frame and routes the replies back by id, to the
+ * typed client (typed-client.ts). It replaces `createWSClient`, whose per-call `sleep(0)` costs
+ * ≥ 1 ms (DESIGN.md §11), and has no reconnect: a closed stream fails every pending call.
  */
 export class StreamLink<TRouter extends AnyTRPCRouter> {
   private lastId = 0;
@@ -85,11 +95,6 @@ export class StreamLink<TRouter extends AnyTRPCRouter> {
     if (stream.destroyed) this.shutdown('the connection to the server closed');
   }
 
-  readonly link: TRPCLink<TRouter> =
-    () =>
-    ({ op }) =>
-      observable((observer) => this.start(op, observer));
-
   /**
    * Calls mutation `path` as a notification: a request without an `id`, which the server runs in
    * order with the others and does not answer (a failure goes to its log). For input that must
@@ -111,7 +116,12 @@ export class StreamLink<TRouter extends AnyTRPCRouter> {
     this.stream.end(() => this.stream.destroy());
   }
 
-  private start(op: Operation, observer: CallObserver<TRouter>): () => void {
+  /**
+   * Sends one call; its replies go to `observer` (`next` per result, `error` on a failure,
+   * `complete` when a subscription ends or the call is aborted). Returns the way to stop caring:
+   * a subscription still running is told to stop.
+   */
+  request(op: CallOperation, observer: CallObserver<TRouter>): () => void {
     if (this.closedError) {
       observer.error(this.closedError);
       return () => undefined;

@@ -61,6 +61,22 @@ describe('the stream client', () => {
     }
   });
 
+  it('rejects a call its signal aborts, and the connection goes on serving', async () => {
+    const { client } = await newClient();
+    const stop = new AbortController();
+    const pending = client.never.query(undefined, { signal: stop.signal });
+    stop.abort();
+    await expect(pending).rejects.toThrow('the call to never was aborted');
+    await expect(client.echo.query({ text: 'after' })).resolves.toBe('after');
+  });
+
+  it('is not a thenable, so awaiting the client gives the client', async () => {
+    const stream = await newClient();
+    const awaited: unknown = await (stream.client as unknown as Promise<unknown>);
+    expect(awaited).toBe(stream.client);
+    expect(stream.client.echo).toBe(stream.client.echo);
+  });
+
   it('refuses a notification once the connection is closed', async () => {
     const stream = await newClient();
     stream.close();
