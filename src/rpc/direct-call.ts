@@ -74,7 +74,10 @@ export interface DirectCallerOptions<TRouter extends AnyTRPCRouter> {
  * middleware, the input's validation, the resolver, the output's) and writing the reply itself,
  * without the ws adapter's per-request machinery (an AbortController, a disposal stack, a settle
  * wrapper and object spreads per call: about a tenth of a millisecond of CPU, the typing path's
- * largest share after the socket writes). Subscriptions are served here too, with their stops
+ * largest share after the socket writes). A procedure with no middleware of its own skips tRPC's
+ * chain too (lean-call.ts) and, with a synchronous resolver, runs in the turn its request arrives;
+ * one with middlewares goes through the chain, so it may finish after calls sent behind it (as an
+ * asynchronous resolver may). Subscriptions are served here too, with their stops
  * (direct-subscription.ts), so a pane's events and an attached client's frames are written from
  * their producer's loop. Replies are byte for byte the adapter's; requests start in the order they
  * arrive, as they do through the adapter.
