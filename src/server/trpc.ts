@@ -13,6 +13,8 @@ import type { JournalService } from './journal';
 export interface ConnectionHandle {
   /** Resolves when the connection can take more bytes: streaming procedures await it (backpressure). */
   writable(): Promise<void>;
+  /** Bytes written that the peer has not taken yet: none means `writable()` would resolve at once. */
+  bufferedBytes(): number;
   close(reason: string): void;
 }
 
