@@ -58,6 +58,8 @@ const WHEEL_LINES = 3;
 
 export class Controller {
   private keys = new PrefixKeys({ prefix: 'C-a', bindings: {} });
+  /** The prefix's bytes ('' if a legacy terminal cannot send it), for plain typing to look for. */
+  private prefixBytes = this.keys.prefixBytes();
   private keysJson = '';
   private view: AttachView | undefined;
   private overlay: Overlay | undefined;
@@ -75,6 +77,7 @@ export class Controller {
     if (keysJson !== this.keysJson) {
       this.keysJson = keysJson;
       this.keys = new PrefixKeys(view.keys);
+      this.prefixBytes = this.keys.prefixBytes();
     }
     if (this.copy && !view.panes.some((p) => p.id === this.copy!.pane)) this.leaveCopy();
     if (this.overlay?.kind === 'picker') this.showOverlay();
@@ -106,6 +109,19 @@ export class Controller {
     if (!this.view) return undefined;
     if (this.view.popup) return this.view.popup.id;
     return this.view.panes.find((p) => p.focused)?.id;
+  }
+
+  /**
+   * Plain typing (printable ASCII) straight to the focused pane when nothing would take its keys
+   * on the way: no copy mode, overlay or pressed prefix, and not the prefix itself among them.
+   * The same bytes `handle` would send key by key, without making tokens of them: an echo's path
+   * is shorter by the decoder and the key table. False: nothing done, handle the keys.
+   */
+  typeThrough(text: string): boolean {
+    if (this.copy || this.overlay || this.keys.pending || this.target() === undefined) return false;
+    if (this.prefixBytes !== '' && text.includes(this.prefixBytes)) return false;
+    this.deps.send(FOCUSED, text);
+    return true;
   }
 
   handle(token: Token): void {

@@ -26,6 +26,8 @@ export class PredictionDriver {
   private timer: NodeJS.Timeout | undefined;
   /** When the oldest keys not yet answered by a frame of their pane were sent. */
   private sentAt: number | undefined;
+  /** Whether the last redraw showed a guess. */
+  private guessing = false;
 
   constructor(
     mode: PredictMode,
@@ -42,8 +44,8 @@ export class PredictionDriver {
     const screen = target === undefined ? undefined : this.deps.screenOf(target);
     if (target === undefined || !screen) return;
     this.predictor.typed(target, data, screen);
-    this.redraw();
-    this.deps.repaint();
+    // No guess shown before or now (a fast link, or prediction off): nothing to repaint until the echo.
+    if (this.redraw()) this.deps.repaint();
   }
 
   /** A frame arrived: guesses it confirms go, a contradicted one takes the rest with it. */
@@ -68,14 +70,18 @@ export class PredictionDriver {
     if (target !== undefined && screen) this.predictor.update(target, screen);
   }
 
-  private redraw(): void {
+  /** Shows the guesses on the pane keys go to; whether any guess shows now or did before. */
+  private redraw(): boolean {
     const target = this.deps.target();
     if (this.drawnOn !== undefined && this.drawnOn !== target) this.deps.show(this.drawnOn, undefined);
     this.drawnOn = target;
-    if (target !== undefined) this.deps.show(target, this.predictor.overlay(target));
+    const overlay = target === undefined ? undefined : this.predictor.overlay(target);
+    if (target !== undefined) this.deps.show(target, overlay);
+    const changed = this.guessing || overlay !== undefined;
+    this.guessing = overlay !== undefined;
     this.stop();
     const deadline = this.predictor.deadline();
-    if (deadline === undefined) return;
+    if (deadline === undefined) return changed;
     // A guess the program never answers is taken back at its deadline: no frame would do it.
     this.timer = setTimeout(
       () => {
@@ -86,5 +92,6 @@ export class PredictionDriver {
       },
       Math.max(0, deadline - this.now()) + 1,
     );
+    return changed;
   }
 }

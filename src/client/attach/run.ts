@@ -128,6 +128,11 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
 
   let escTimer: NodeJS.Timeout | undefined;
   const feed = (chunk: Buffer): void => {
+    const typed = decoder.plain(chunk);
+    if (typed !== undefined && controller.typeThrough(typed)) {
+      outbox.flush();
+      return;
+    }
     for (const token of decoder.feed(chunk)) controller.handle(token);
     outbox.flush();
     armEscape();

@@ -6,7 +6,7 @@ import {
   promptSchema,
   type AttachFrame,
 } from '../../protocol/attach';
-import { proc, t } from '../trpc';
+import { proc, t, type ConnectionHandle } from '../trpc';
 import { definedEnv } from '../../protocol/env';
 import { z } from 'zod';
 import { pushStream, type PushStream } from '../../rpc/push-stream';
@@ -38,11 +38,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * backlog. Each frame is emitted from this loop and written at once (a push stream): an echo's
  * frame leaves in the microtasks of the turn that parsed the echo.
  */
-function frames(
-  hub: AttachHub,
-  session: AttachSession,
-  writable: () => Promise<void>,
-): PushStream<AttachFrame> {
+function frames(hub: AttachHub, session: AttachSession, conn: ConnectionHandle): PushStream<AttachFrame> {
   return pushStream(async (emit, signal) => {
     let last = -Infinity;
     let reason = 'detached';
@@ -50,7 +46,8 @@ function frames(
       for (;;) {
         await session.changed(signal);
         if (signal.aborted) return;
-        await writable();
+        // A client that has read everything can take the frame now: no promise turn to find that out.
+        if (!conn.canWrite()) await conn.writable();
         // Timers fire on libuv's whole-millisecond clock, up to 1 ms before a fractional deadline:
         // wait again until the interval has really passed, or a client gets a little over 60 a second.
         for (let wait = last + FRAME_INTERVAL_MS - performance.now(); wait > 0;) {
@@ -100,7 +97,7 @@ export const attachRouter = t.router({
         launch: { cwd: (remote ? undefined : input.cwd) ?? os.homedir(), env },
         remote: ctx.peer ?? null,
       });
-      return frames(ctx.attach, session, () => ctx.conn.writable());
+      return frames(ctx.attach, session, ctx.conn);
     }),
   resize: proc
     .meta({

@@ -15,8 +15,8 @@ interface SentPane {
   baseY: number;
   seen: number;
   lines: string[];
-  cursor: string;
-  modes: string;
+  cursor: PaneCursor | undefined;
+  modes: PaneModes | undefined;
 }
 
 /**
@@ -216,8 +216,8 @@ export class AttachSession {
           baseY: 0,
           seen: 0,
           lines: new Array<string>(rows).fill(''),
-          cursor: '',
-          modes: '',
+          cursor: undefined,
+          modes: undefined,
         }
       : known;
     // Rows the terminal did not touch since the last diff are as sent, unless the viewport moved.
@@ -252,23 +252,29 @@ export class AttachSession {
       update.lines = lines;
       changed = true;
     }
+    // Compared field by field, not as JSON: an echo's frame builds no strings it does not send.
     const cursor = cursorOf(pane);
-    const cursorJson = JSON.stringify(cursor);
-    if (cursorJson !== sent.cursor) {
+    if (!sameFields(cursor, sent.cursor)) {
       update.cursor = cursor;
-      sent.cursor = cursorJson;
+      sent.cursor = cursor;
       changed = true;
     }
     const modes = modesOf(pane);
-    const modesJson = JSON.stringify(modes);
-    if (modesJson !== sent.modes) {
+    if (!sameFields(modes, sent.modes)) {
       update.modes = modes;
-      sent.modes = modesJson;
+      sent.modes = modes;
       changed = true;
     }
     this.sent.set(id, sent);
     return changed ? update : undefined;
   }
+}
+
+/** Whether two records of primitive fields (a cursor, the modes) hold the same values. */
+function sameFields<T extends object>(a: T, b: T | undefined): boolean {
+  if (b === undefined) return false;
+  for (const key of Object.keys(a) as Array<keyof T>) if (a[key] !== b[key]) return false;
+  return true;
 }
 
 function cursorOf(pane: Pane): PaneCursor {

@@ -114,3 +114,23 @@ describe('the prediction driver', () => {
     expect(shown[shown.length - 1]![1]).toMatch(/^b*xy$/);
   });
 });
+
+describe('the prediction driver and the paint', () => {
+  test('a key with no guess to show asks for no repaint; one with a guess does', () => {
+    let repaints = 0;
+    const deps = {
+      show: () => undefined,
+      target: () => 1,
+      screenOf: () => ({ charAt: () => ' ', cursor: { x: 2, y: 0 }, cols: 40 }),
+      repaint: () => void repaints++,
+    };
+    const never = new PredictionDriver('never', deps, () => 0);
+    never.typed('a');
+    never.stop();
+    expect(repaints).toBe(0);
+    const always = new PredictionDriver('always', deps, () => 0);
+    always.typed('a');
+    always.stop();
+    expect(repaints).toBe(1);
+  });
+});

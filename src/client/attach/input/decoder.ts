@@ -52,6 +52,20 @@ export class InputDecoder {
     return out;
   }
 
+  /**
+   * The text of `chunk` when it is plain typing: printable ASCII only, with nothing held back
+   * before it, so it decodes to one key per byte, each sent as it came. Undefined otherwise (feed
+   * it). Changes nothing: a caller that cannot use the text feeds the same chunk.
+   */
+  plain(chunk: Buffer): string | undefined {
+    if (this.held !== '' || this.paste || this.utf8.holding || chunk.length === 0) return undefined;
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i]!;
+      if (byte < 0x20 || byte > 0x7e) return undefined;
+    }
+    return chunk.toString('latin1');
+  }
+
   /** When `flush()` should be called (on the injected clock), or undefined when nothing is held. */
   pendingDeadline(): number | undefined {
     if (this.paste) return this.lastInputAt + this.pasteIdleMs;
