@@ -64,9 +64,18 @@ export function defaultCommand(env: NodeJS.ProcessEnv): string[] {
   return [env.SHELL !== undefined && env.SHELL !== '' ? env.SHELL : '/bin/sh', '-l'];
 }
 
-function loadSets(ruleDirs: readonly string[], debug: ((line: string) => void) | undefined): RuleSet[] {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the rule schemas load only when needed (runWrapper)
-  const { loadRules } = require('../rules/sources') as typeof import('../rules/sources');
+/**
+ * Loads detection.ts: the rule loader and what watches the output, most of zor's code. The caller
+ * says how (bin/zor from a bundle of its own with a code cache, src/client/startup.ts), and it is
+ * called only once rules or detection are needed (runWrapper).
+ */
+export type LoadDetection = () => typeof import('./detection');
+
+function loadSets(
+  { loadRules }: ReturnType<LoadDetection>,
+  ruleDirs: readonly string[],
+  debug: ((line: string) => void) | undefined,
+): RuleSet[] {
   const loaded = loadRules(ruleDirs);
   // A broken rule file must not stop the user's shell from starting.
   for (const error of loaded.errors) process.stderr.write(`zor: ${error.message}\n`);
@@ -88,13 +97,15 @@ class SignalHandlers {
   }
 }
 
-export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
+export async function runWrapper(options: WrapperOptions, loadDetection: LoadDetection): Promise<ChildExit> {
+  let loaded: ReturnType<LoadDetection> | undefined;
+  const late = (): ReturnType<LoadDetection> => (loaded ??= loadDetection());
   const debug = options.debug ? (line: string) => void process.stderr.write(`zor: ${line}\n`) : undefined;
   // Rule files of the user's own load before the child starts, so a broken one is reported before
   // the child draws anything (and --agent names a set that exists). The bundled rules alone load
   // with detection.
   const ownRules = options.agent !== undefined || options.ruleDirs.length > 0 || existsSync(userRulesDir());
-  let sets = ownRules ? loadSets(options.ruleDirs, debug) : undefined;
+  let sets = ownRules ? loadSets(late(), options.ruleDirs, debug) : undefined;
   const forcedSet = options.agent === undefined ? undefined : findSet(sets ?? [], options.agent);
   if (options.agent !== undefined && forcedSet === undefined) {
     throw new WrapperError(`no rule set "${options.agent}"; \`zor agents\` lists the loaded ones`, 2);
@@ -128,10 +139,8 @@ export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
   let detection: OutputWatcher | undefined;
   const startDetecting = (): OutputWatcher => {
     if (detection !== undefined) return detection;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded late on purpose (detection.ts)
-    const { startDetection } = require('./detection') as typeof import('./detection');
-    sets ??= loadSets(options.ruleDirs, debug);
-    detection = startDetection({
+    sets ??= loadSets(late(), options.ruleDirs, debug);
+    detection = late().startDetection({
       sets,
       forcedSet,
       file: file!,
