@@ -12,6 +12,9 @@ import { userRulesDir } from '../rules/rule-dirs';
 import { findSet, type RuleSet } from '../rules/rule-set';
 import { resolveCommand } from './command-path';
 import type { PauseReason } from './output-relay';
+import { scrollbackFor } from './parse-feed';
+import { PlainFlood } from './plain-flood';
+import { lineFeedsToKeep } from './plain-run';
 import type { OutputWatcher } from './output-watcher';
 import { startChild } from './start-child';
 import { RawTerminalMode } from './terminal-mode';
@@ -47,8 +50,10 @@ export class WrapperError extends Error {
   }
 }
 
-/** How long the child runs before detection is loaded (see runWrapper). */
+/** How long the child runs before detection is loaded, and how often a flood is looked at (see runWrapper). */
 const DETECTION_DELAY_MS = 50;
+/** Output kept for a parser not started, above which a flood no longer delays it (on node-pty all of it is). */
+const FLOOD_KEPT_LIMIT = 1024 * 1024;
 
 /** Signals zor passes on to the child rather than dying of them (the pty shields the child from them). */
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGQUIT'];
@@ -191,9 +196,19 @@ export async function runWrapper(options: WrapperOptions, loadDetection: LoadDet
   // Event lines and --debug report from the start. Otherwise detection waits a moment: a child
   // that is gone by then could not have been seen in any state (the detector needs several
   // looks 100 ms apart to change one), and one that runs on loses nothing, since the output it
-  // wrote meanwhile is kept for the parser.
-  const detectionDelay =
-    sink !== undefined || debug !== undefined ? undefined : setTimeout(startDetecting, DETECTION_DELAY_MS);
+  // wrote meanwhile is kept for the parser. It waits on while the child floods plain text
+  // (plain-flood.ts) and no agent was named, as long as what is kept stays small.
+  const flood = new PlainFlood(lineFeedsToKeep(size.rows, scrollbackFor(size.rows)));
+  if (forcedSet === undefined) relay.watchFlood(flood);
+  const startUnlessFlooding = (): void => {
+    if (forcedSet === undefined && relay.kept < FLOOD_KEPT_LIMIT && flood.goingOn()) {
+      detectionDelay = setTimeout(startUnlessFlooding, DETECTION_DELAY_MS);
+    } else startDetecting();
+  };
+  let detectionDelay =
+    sink !== undefined || debug !== undefined
+      ? undefined
+      : setTimeout(startUnlessFlooding, DETECTION_DELAY_MS);
   if (detectionDelay === undefined) startDetecting();
 
   const exit = await child.exited;
