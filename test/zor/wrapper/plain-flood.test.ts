@@ -1,4 +1,9 @@
+import { join } from 'node:path';
 import { PlainFlood } from '../../../src/zor/wrapper/plain-flood';
+import { TEST_DATA, TEST_RULES } from '../support/paths';
+import { killRunning, runInPty } from '../support/zor-pty';
+
+afterEach(killRunning);
 
 const lines = (count: number): Buffer => Buffer.from('x\r\n'.repeat(count));
 
@@ -40,5 +45,17 @@ describe('PlainFlood', () => {
 
   test('is no flood without output', () => {
     expect(new PlainFlood(10).goingOn()).toBe(false);
+  });
+});
+
+describe('a plain flood under zor', () => {
+  it('delays detection, not what it finds: the agent started after the flood is identified and announced', async () => {
+    const agent = join(TEST_DATA, 'children', 'bin', 'testagent');
+    // No --agent, --events or --debug: the cases where detection may wait for the flood to end.
+    const run = await runInPty(['--rules', TEST_RULES, '--', 'sh', '-c', `seq 1 50000; exec '${agent}'`]);
+    await run.waitForText('\x1b]7877;state=working;agent=testagent;');
+    run.write('x');
+    expect((await run.exited).exitCode).toBe(0);
+    expect(run.text()).toContain('49999\r\n50000\r\n');
   });
 });
