@@ -78,13 +78,18 @@ bundle(require.resolve('@oclif/core'), 'oclif-core.js', [
 ]);
 run(process.execPath, ['-e', "require('./dist/client/startup').preloadOclif(true)"]);
 // The fast paths (src/client/startup.ts): for hot verbs, with the client, the rpc layer and tRPC;
-// for bin/zor, with the wrapper, the detector and @xterm/headless (node-pty is native). No oclif in
-// either. tRPC's ES modules let esbuild leave out what the client does not use. Their code caches
-// are written by their first runs, so that they also hold the functions compiled while running.
+// for bin/zor, with the wrapper alone (node-pty is native). No oclif in either. tRPC's ES modules
+// let esbuild leave out what the client does not use. Their code caches are written by their first
+// runs, so that they also hold the functions compiled while running.
 bundle(path.join(root, 'src', 'client', 'cli', 'fast-path.ts'), 'fux-fast.js', ['--main-fields=module,main']);
 bundle(path.join(root, 'src', 'client', 'cli', 'zor-fast-path.ts'), 'zor-fast.js', [
   '--main-fields=module,main',
   '--external:node-pty',
+]);
+// bin/zor's detection (xterm, the rules, the detector), loaded once the child runs: zor starts the
+// child after reading the small bundle above only.
+bundle(path.join(root, 'src', 'zor', 'wrapper', 'detection.ts'), 'zor-detection.js', [
+  '--main-fields=module,main',
 ]);
 // zor's native relay (scripts/build-native.js; without a compiler zor relays through node-pty).
 run(process.execPath, [path.join(root, 'scripts', 'build-native.js')]);

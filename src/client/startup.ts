@@ -12,6 +12,8 @@ import { isFastVerb, isZorVerb } from './cli/fast-verbs';
  *
  * - The verbs scripts call most (cli/fast-verbs.ts) take a fast path without oclif: the build
  *   bundles it with the client and tRPC into dist/vendor/fux-fast.js, loaded with V8's code cache.
+ * - bin/zor's wrapper form takes a fast path of its own (dist/vendor/zor-fast.js), which loads
+ *   detection from a second bundle (dist/vendor/zor-detection.js) only once the child runs.
  * - Everything else (help, the other verbs, anything the fast path does not parse) runs oclif,
  *   itself bundled into dist/vendor/oclif-core.js with a code cache and registered as
  *   `@oclif/core`, so every `require('@oclif/core')` (from the commands too) gets the bundle.
@@ -24,6 +26,7 @@ const vendor = path.join(root, 'dist', 'vendor');
 const oclifBundle = path.join(vendor, 'oclif-core.js');
 const fastBundle = path.join(vendor, 'fux-fast.js');
 const zorBundle = path.join(vendor, 'zor-fast.js');
+const zorDetectionBundle = path.join(vendor, 'zor-detection.js');
 
 interface Loaded {
   module: Module;
@@ -93,14 +96,37 @@ export function preloadOclif(writeCache = false): void {
   if (writeCache) loaded.saveCache(true);
 }
 
-/** A fast path: its bundle with the code cache, else (a tree built by tsc alone) its own module. */
+/** Code from its bundle with the code cache, else (a tree built by tsc alone) from its own module. */
+interface Bundled<T> {
+  /** Loads it the first time, then returns the same exports. */
+  load(): T;
+  /** Stores the code cache of a bundle loaded and stale (nothing otherwise). */
+  saveCache(): void;
+}
+
+function bundled<T>(bundle: string, module: string): Bundled<T> {
+  let exports: T | undefined;
+  let loaded: Loaded | undefined;
+  return {
+    load() {
+      if (exports !== undefined) return exports;
+      if (fs.existsSync(bundle)) {
+        loaded = loadCached(bundle, bundle);
+        exports = loaded.module.exports as T;
+      } else {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        exports = require(module) as T;
+      }
+      return exports;
+    },
+    saveCache: () => loaded?.saveCache(),
+  };
+}
+
+/** A fast path, loaded now. */
 function loadFastPath<T>(bundle: string, module: string): { fast: T; saveCache(): void } {
-  if (!fs.existsSync(bundle)) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return { fast: require(module) as T, saveCache: () => undefined };
-  }
-  const loaded = loadCached(bundle, bundle);
-  return { fast: loaded.module.exports as T, saveCache: () => loaded.saveCache() };
+  const code = bundled<T>(bundle, module);
+  return { fast: code.load(), saveCache: code.saveCache };
 }
 
 /** bin/fux. */
@@ -152,9 +178,18 @@ export function zor(argv: string[]): void {
     );
     const run = fast.parseZor(argv);
     if (run) {
-      // The wrapper exits as its command does: keep the code cache it compiled before that.
-      process.once('exit', saveCache);
-      void fast.runZorFast(run);
+      // Detection (xterm, the rules: most of zor's code) has a bundle of its own, loaded only once
+      // the child runs: a command that is quickly done, or a flood of plain text, never needs it.
+      const detection = bundled<typeof import('../zor/wrapper/detection')>(
+        zorDetectionBundle,
+        '../zor/wrapper/detection',
+      );
+      // The wrapper exits as its command does: keep the code caches it compiled before that.
+      process.once('exit', () => {
+        saveCache();
+        detection.saveCache();
+      });
+      void fast.runZorFast(run, detection.load);
       return;
     }
   }

@@ -1,5 +1,6 @@
 import { TITLE_MODES, type TitleMode } from '../../zor/emit/title-rewriter';
 import { runZor, type ZorRun } from '../../zor/cli/run-zor';
+import type { LoadDetection } from '../../zor/wrapper/run-wrapper';
 import { splitWrapperArgv } from '../../zor/cli/split-argv';
 import { parseSyntax, type Syntax } from './parse-argv';
 
@@ -40,9 +41,12 @@ export function parseZor(argv: readonly string[]): ZorRun | undefined {
   };
 }
 
-/** Run it; a failure before the command starts is printed as oclif prints the command's. */
-export async function runZorFast(run: ZorRun): Promise<void> {
-  const failure = await runZor(run);
+/**
+ * Run it; a failure before the command starts is printed as oclif prints the command's. Detection
+ * is not in this bundle: `loadDetection` loads its own once it is needed (startup.ts).
+ */
+export async function runZorFast(run: ZorRun, loadDetection: LoadDetection): Promise<void> {
+  const failure = await runZor(run, loadDetection);
   process.stderr.write(` ›   Error: ${failure.message}\n`);
   process.exitCode = failure.exit;
 }

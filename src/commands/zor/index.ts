@@ -49,15 +49,19 @@ export default class Zor extends Command {
       );
     const { options, command } = splitWrapperArgv(this.argv, takesValue);
     const { flags } = await this.parse({ flags: Zor.flags, strict: true }, [...options]);
-    const failure = await runZor({
-      command,
-      events: flags.events,
-      title: flags.title,
-      osc: flags.osc,
-      ruleDirs: flags.rules ?? [],
-      agent: flags.agent,
-      debug: flags.debug,
-    });
+    const failure = await runZor(
+      {
+        command,
+        events: flags.events,
+        title: flags.title,
+        osc: flags.osc,
+        ruleDirs: flags.rules ?? [],
+        agent: flags.agent,
+        debug: flags.debug,
+      },
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded once needed (run-wrapper.ts)
+      () => require('../../zor/wrapper/detection') as typeof import('../../zor/wrapper/detection'),
+    );
     this.error(failure.message, { exit: failure.exit });
   }
 }

@@ -1,8 +1,9 @@
 /**
  * Starting detection for a running child: the process probe, the terminal emulator and detector
- * (output-watcher.ts) and the announcer. This module and what it imports (xterm, the detector, the
- * process table) are most of what zor loads, so run-wrapper.ts requires it only once the child is
- * running.
+ * (output-watcher.ts) and the announcer, and the rule loader. This module and what it imports
+ * (xterm, the rule schemas, the detector, the process table) are most of what zor loads, so
+ * run-wrapper.ts loads it only once the child is running (or before, for rule files of the user's
+ * own); bin/zor loads it from a bundle of its own (src/client/startup.ts).
  */
 import { basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -15,6 +16,9 @@ import { Announcer } from './announcer';
 import type { PauseReason } from './output-relay';
 import { OutputWatcher } from './output-watcher';
 import type { WindowSize } from './window-size';
+
+// The wrapper loads the rules only with this module, where the schemas and the parser are.
+export { loadRules } from '../rules/sources';
 
 export interface DetectionStart {
   readonly sets: readonly RuleSet[];

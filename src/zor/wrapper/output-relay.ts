@@ -10,6 +10,7 @@
 import { EscapeBoundary } from './escape-boundary';
 import { FdWriter } from './fd-writer';
 import { OrderedOutput } from './ordered-output';
+import type { PlainFlood } from './plain-flood';
 
 /** The stdout zor writes the child's output to. */
 const STDOUT_FD = 1;
@@ -99,6 +100,7 @@ export class OutputRelay {
   private parser: OutputParser | undefined;
   private waiting: [Buffer, number][] = [];
   private waitingBytes = 0;
+  private flood: PlainFlood | undefined;
 
   constructor(
     private readonly passthrough: Passthrough,
@@ -113,6 +115,7 @@ export class OutputRelay {
     }
     this.waiting.push([chunk, plainFrom]);
     this.waitingBytes += chunk.length;
+    this.flood?.childOutput(chunk, plainFrom);
     if (this.waitingBytes > WAITING_HIGH_WATER) this.pause('parser', true);
   }
 
@@ -121,12 +124,23 @@ export class OutputRelay {
     this.passthrough.inject(text);
   }
 
+  /** Until a parser attaches, shows `flood` every chunk kept for it. */
+  watchFlood(flood: PlainFlood): void {
+    this.flood = flood;
+  }
+
+  /** Output bytes kept for a parser not attached yet. */
+  get kept(): number {
+    return this.waitingBytes;
+  }
+
   /** From now on output goes to `parser`, starting with what came before. */
   attach(parser: OutputParser): void {
     this.parser = parser;
     for (const [chunk, plainFrom] of this.waiting) parser.childOutput(chunk, plainFrom);
     this.waiting = [];
     this.waitingBytes = 0;
+    this.flood = undefined;
   }
 
   /** Resolves once everything written so far has reached stdout (or stdout has gone away). */

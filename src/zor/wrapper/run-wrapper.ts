@@ -12,6 +12,9 @@ import { userRulesDir } from '../rules/rule-dirs';
 import { findSet, type RuleSet } from '../rules/rule-set';
 import { resolveCommand } from './command-path';
 import type { PauseReason } from './output-relay';
+import { scrollbackFor } from './parse-feed';
+import { PlainFlood } from './plain-flood';
+import { lineFeedsToKeep } from './plain-run';
 import type { OutputWatcher } from './output-watcher';
 import { startChild } from './start-child';
 import { RawTerminalMode } from './terminal-mode';
@@ -47,8 +50,10 @@ export class WrapperError extends Error {
   }
 }
 
-/** How long the child runs before detection is loaded (see runWrapper). */
+/** How long the child runs before detection is loaded, and how often a flood is looked at (see runWrapper). */
 const DETECTION_DELAY_MS = 50;
+/** Output kept for a parser not started, above which a flood no longer delays it (on node-pty all of it is). */
+const FLOOD_KEPT_LIMIT = 1024 * 1024;
 
 /** Signals zor passes on to the child rather than dying of them (the pty shields the child from them). */
 const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGQUIT'];
@@ -64,9 +69,18 @@ export function defaultCommand(env: NodeJS.ProcessEnv): string[] {
   return [env.SHELL !== undefined && env.SHELL !== '' ? env.SHELL : '/bin/sh', '-l'];
 }
 
-function loadSets(ruleDirs: readonly string[], debug: ((line: string) => void) | undefined): RuleSet[] {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the rule schemas load only when needed (runWrapper)
-  const { loadRules } = require('../rules/sources') as typeof import('../rules/sources');
+/**
+ * Loads detection.ts: the rule loader and what watches the output, most of zor's code. The caller
+ * says how (bin/zor from a bundle of its own with a code cache, src/client/startup.ts), and it is
+ * called only once rules or detection are needed (runWrapper).
+ */
+export type LoadDetection = () => typeof import('./detection');
+
+function loadSets(
+  { loadRules }: ReturnType<LoadDetection>,
+  ruleDirs: readonly string[],
+  debug: ((line: string) => void) | undefined,
+): RuleSet[] {
   const loaded = loadRules(ruleDirs);
   // A broken rule file must not stop the user's shell from starting.
   for (const error of loaded.errors) process.stderr.write(`zor: ${error.message}\n`);
@@ -88,13 +102,15 @@ class SignalHandlers {
   }
 }
 
-export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
+export async function runWrapper(options: WrapperOptions, loadDetection: LoadDetection): Promise<ChildExit> {
+  let loaded: ReturnType<LoadDetection> | undefined;
+  const late = (): ReturnType<LoadDetection> => (loaded ??= loadDetection());
   const debug = options.debug ? (line: string) => void process.stderr.write(`zor: ${line}\n`) : undefined;
   // Rule files of the user's own load before the child starts, so a broken one is reported before
   // the child draws anything (and --agent names a set that exists). The bundled rules alone load
   // with detection.
   const ownRules = options.agent !== undefined || options.ruleDirs.length > 0 || existsSync(userRulesDir());
-  let sets = ownRules ? loadSets(options.ruleDirs, debug) : undefined;
+  let sets = ownRules ? loadSets(late(), options.ruleDirs, debug) : undefined;
   const forcedSet = options.agent === undefined ? undefined : findSet(sets ?? [], options.agent);
   if (options.agent !== undefined && forcedSet === undefined) {
     throw new WrapperError(`no rule set "${options.agent}"; \`zor agents\` lists the loaded ones`, 2);
@@ -128,10 +144,8 @@ export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
   let detection: OutputWatcher | undefined;
   const startDetecting = (): OutputWatcher => {
     if (detection !== undefined) return detection;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded late on purpose (detection.ts)
-    const { startDetection } = require('./detection') as typeof import('./detection');
-    sets ??= loadSets(options.ruleDirs, debug);
-    detection = startDetection({
+    sets ??= loadSets(late(), options.ruleDirs, debug);
+    detection = late().startDetection({
       sets,
       forcedSet,
       file: file!,
@@ -182,9 +196,19 @@ export async function runWrapper(options: WrapperOptions): Promise<ChildExit> {
   // Event lines and --debug report from the start. Otherwise detection waits a moment: a child
   // that is gone by then could not have been seen in any state (the detector needs several
   // looks 100 ms apart to change one), and one that runs on loses nothing, since the output it
-  // wrote meanwhile is kept for the parser.
-  const detectionDelay =
-    sink !== undefined || debug !== undefined ? undefined : setTimeout(startDetecting, DETECTION_DELAY_MS);
+  // wrote meanwhile is kept for the parser. It waits on while the child floods plain text
+  // (plain-flood.ts) and no agent was named, as long as what is kept stays small.
+  const flood = new PlainFlood(lineFeedsToKeep(size.rows, scrollbackFor(size.rows)));
+  if (forcedSet === undefined) relay.watchFlood(flood);
+  const startUnlessFlooding = (): void => {
+    if (forcedSet === undefined && relay.kept < FLOOD_KEPT_LIMIT && flood.goingOn()) {
+      detectionDelay = setTimeout(startUnlessFlooding, DETECTION_DELAY_MS);
+    } else startDetecting();
+  };
+  let detectionDelay =
+    sink !== undefined || debug !== undefined
+      ? undefined
+      : setTimeout(startUnlessFlooding, DETECTION_DELAY_MS);
   if (detectionDelay === undefined) startDetecting();
 
   const exit = await child.exited;
