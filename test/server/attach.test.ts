@@ -312,6 +312,9 @@ describe('attach protocol', () => {
     const { m, stop } = attach(fux, { workspace: 'w7', cols: 80, rows: 10 });
     await until(() => m.client !== '' && m.view?.panes.length === 1, 10_000, 'attached');
     const pane = m.view!.panes[0]!.id;
+    // Typed before the shell's prompt, the line would be echoed by the tty first and the prompt
+    // printed in front of seq's `1`.
+    await until(() => m.text(pane).trim() !== '', 10_000, 'the shell prompt');
     await fux.attach.input.mutate({ client: m.client, pane, data: 'seq 1 50\r' });
     await until(() => m.hasLine(pane, '50'), 10_000, 'seq done');
     const h = await fux.attach.history.query({ client: m.client, pane, lines: 100 });
