@@ -42,6 +42,24 @@ function frames(hub: AttachHub, session: AttachSession, conn: ConnectionHandle):
   return pushStream(async (emit, signal) => {
     let last = -Infinity;
     let reason = 'detached';
+    // An echo's frame is built and written in the turn that parsed it when the loop below is
+    // waiting, the interval has passed and the client has read everything: no promise turn.
+    session.sendDirectly(() => {
+      if (signal.aborted || !conn.canWrite() || performance.now() - last < FRAME_INTERVAL_MS) return false;
+      const frame = hub.frame(session);
+      // An end is the workspace's state, not the session's: the loop builds it again, and ends.
+      if (frame?.end !== undefined) return false;
+      if (frame === undefined) return true;
+      try {
+        emit(frame);
+      } catch {
+        // Never into the pane's parse: the loop sends the whole state again, and fails as it must.
+        session.markReset();
+        return false;
+      }
+      last = performance.now();
+      return true;
+    });
     try {
       for (;;) {
         await session.changed(signal);

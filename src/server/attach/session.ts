@@ -51,6 +51,8 @@ export class AttachSession {
   private shownIds: PaneId[] = [];
   private syncSince = new Map<PaneId, number>();
   private wake: (() => void) | undefined;
+  /** Sends a frame in the turn a pane drew, while the frame loop waits (see `sendDirectly`). */
+  private direct: (() => boolean) | undefined;
   /** The signal whose abort already wakes `changed`. */
   private watched: AbortSignal | undefined;
 
@@ -72,7 +74,18 @@ export class AttachSession {
 
   markPane(id: PaneId): void {
     this.dirty.add(id);
+    // A pane drew (an echo) while the frame loop waits: its frame can leave now, in this turn.
+    if (this.wake !== undefined && this.direct?.()) return;
     this.poke();
+  }
+
+  /**
+   * While the frame loop waits in `changed()`, a pane's output calls `send` before waking it:
+   * `send` returns true if it has brought the client up to date itself (so there is nothing to
+   * wake the loop for), false to leave the frame to the loop (pacing, backpressure, an end).
+   */
+  sendDirectly(send: () => boolean): void {
+    this.direct = send;
   }
 
   markBell(id: PaneId): void {
