@@ -35,6 +35,9 @@ describe('parsing shared fairly between panes', () => {
     });
     typist.on('output', () => parsed.push(floodWrites()));
 
+    // Every flood running first: one still starting (spawned late on a loaded machine) would have
+    // had nothing to parse while the keys went in, and count as starved.
+    await until(typist, 'every flood to be parsed once', () => writes.every((count) => count > 0));
     const keys = 'abcdefgh';
     let atFirstKey: number[] = [];
     for (let k = 0; k < keys.length; k++) {
