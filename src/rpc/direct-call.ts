@@ -85,8 +85,12 @@ export interface DirectCallerOptions<TRouter extends AnyTRPCRouter> {
 export class DirectCaller<TRouter extends AnyTRPCRouter> {
   private ctx: { value: inferRouterContext<TRouter> } | undefined;
   private readonly subscriptions: DirectSubscriptions<TRouter>;
-  /** Each path's lean call (lean-call.ts), or null where tRPC's chain must run; found on first use. */
-  private readonly lean = new Map<string, LeanProcedure<TRouter> | null>();
+  /** By type, each path's lean call (lean-call.ts), or null where tRPC's chain must run; found on first use. */
+  private readonly lean: Record<Call['type'], Map<string, LeanProcedure<TRouter> | null>> = {
+    query: new Map(),
+    mutation: new Map(),
+    subscription: new Map(),
+  };
 
   constructor(private readonly options: DirectCallerOptions<TRouter>) {
     this.subscriptions = new DirectSubscriptions({
@@ -144,11 +148,11 @@ export class DirectCaller<TRouter extends AnyTRPCRouter> {
   }
 
   private leanAt(path: string, type: Call['type']): LeanProcedure<TRouter> | undefined {
-    const key = `${type} ${path}`;
-    let lean = this.lean.get(key);
+    const known = this.lean[type];
+    let lean = known.get(path);
     if (lean === undefined) {
       lean = leanProcedure(this.options.router, path, type) ?? null;
-      this.lean.set(key, lean);
+      known.set(path, lean);
     }
     return lean ?? undefined;
   }

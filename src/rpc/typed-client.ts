@@ -40,8 +40,6 @@ function isCallName(name: string): name is CallName {
 export function createTypedClient<TRouter extends AnyTRPCRouter>(
   link: StreamLink<TRouter>,
 ): TRPCClient<TRouter> {
-  const nodes = new Map<string, object>();
-
   const call = (name: CallName, path: string, args: unknown[]): unknown => {
     const [input, options] = args as [unknown, (SubscriptionOptions | undefined)?];
     const op: CallOperation = { type: CALL_TYPES[name], path, input, signal: options?.signal };
@@ -52,29 +50,26 @@ export function createTypedClient<TRouter extends AnyTRPCRouter>(
     return pushStream(dataOf(link, op));
   };
 
+  /** The proxy at `path`: each member (a deeper path, or a call method) is made on first use. */
   const node = (path: string): object => {
-    let found = nodes.get(path);
-    if (found) return found;
-    const methods = new Map<string, (...args: unknown[]) => unknown>();
-    found = new Proxy(
+    const members = new Map<string, unknown>();
+    return new Proxy(
       {},
       {
         get(_target, key) {
           if (typeof key !== 'string' || (path === '' && key === 'then')) return undefined;
-          if (path !== '' && isCallName(key)) {
-            let method = methods.get(key);
-            if (!method) {
-              method = (...args: unknown[]) => call(key, path, args);
-              methods.set(key, method);
-            }
-            return method;
+          let member = members.get(key);
+          if (member === undefined) {
+            member =
+              path !== '' && isCallName(key)
+                ? (...args: unknown[]) => call(key, path, args)
+                : node(path === '' ? key : `${path}.${key}`);
+            members.set(key, member);
           }
-          return node(path === '' ? key : `${path}.${key}`);
+          return member;
         },
       },
     );
-    nodes.set(path, found);
-    return found;
   };
 
   // The proxy stands in for tRPC's: its shape is the router's, which only the types know.
