@@ -1,7 +1,17 @@
+import type { ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { FuxEventStream } from './lib/fux-events';
 import { FuxServer } from './lib/fux-server';
-import { fuxEchoTarget, measureEcho, PANE_GAP_MS, tmuxEchoTarget, type EchoTarget } from './lib/echo';
+import {
+  floorEchoTarget,
+  fuxEchoTarget,
+  measureEcho,
+  PANE_GAP_MS,
+  tmuxEchoTarget,
+  type EchoTarget,
+} from './lib/echo';
+import { startRelayServer } from './lib/floor-programs';
 import { ptyEchoTimes } from './lib/pty-echo';
 import type { Benchmark, BenchOptions, Section, Table } from './lib/report';
 import { formatMs, formatRatio, percentile } from './lib/stats';
@@ -66,14 +76,19 @@ async function run(options: BenchOptions): Promise<Section> {
   const perRound = options.quick ? 20 : 50;
   const fux = await FuxServer.start();
   const tmux = await TmuxServer.start({ historyLimit: 10_000, cols: 200, rows: 50 });
-  const samples = { fux: [] as number[], tmux: [] as number[] };
+  const samples = { fux: [] as number[], tmux: [] as number[], floor: [] as number[] };
+  let relay: ChildProcess | undefined;
   try {
     const conn = await fux.connect();
     const events = await FuxEventStream.open(conn, ['pane.output']);
     const { target: tmuxTarget, control } = await tmuxEchoTarget(tmux, PANES);
+    const floorSocket = path.join(fux.home, 'floor.sock');
+    relay = await startRelayServer(floorSocket, PANES, 200, 50);
+    const floor = await floorEchoTarget(floorSocket, PANES);
     const sides: { name: keyof typeof samples; target: EchoTarget }[] = [
       { name: 'fux', target: await fuxEchoTarget(conn, events, PANES, fux.home) },
       { name: 'tmux', target: tmuxTarget },
+      { name: 'floor', target: floor },
     ];
     for (let r = 0; r < rounds; r++) {
       for (const { name, target } of r % 2 ? [...sides].reverse() : sides) {
@@ -84,8 +99,10 @@ async function run(options: BenchOptions): Promise<Section> {
     }
     events.close();
     conn.close();
+    floor.close();
     await control.close();
   } finally {
+    relay?.kill('SIGKILL');
     await tmux.stop();
     await fux.stop();
   }
@@ -93,7 +110,16 @@ async function run(options: BenchOptions): Promise<Section> {
   const row = (label: string, p: number, target: string): string[] => {
     const f = percentile(samples.fux, p);
     const t = percentile(samples.tmux, p);
-    return [label, formatMs(f), formatMs(t), formatRatio(f / t), target];
+    const floor = percentile(samples.floor, p);
+    return [
+      label,
+      formatMs(f),
+      formatMs(t),
+      formatRatio(f / t),
+      formatMs(floor),
+      formatRatio(floor / t),
+      target,
+    ];
   };
   const p50 = percentile(samples.fux, 50);
   const p99 = percentile(samples.fux, 99);
@@ -104,11 +130,12 @@ async function run(options: BenchOptions): Promise<Section> {
     method: [
       `one long-lived connection each: fux's typed client (\`sendKeys\`, then the \`pane.output\` event of that pane on a subscription) and a tmux control-mode client (\`send-keys -l x\`, then the pane's \`%output\`); timed from the send to the event's arrival`,
       `${PANES} \`cat\` panes of 200×50 on an otherwise idle server, keystrokes round-robin, each pane's next key ≥ ${PANE_GAP_MS} ms after its last echo (fux's nudge fires at once only after 250 ms of quiet); the echo is the tty's`,
-      `${rounds} rounds of ${perRound} keystrokes per side, fux and tmux alternating, after one warm-up key per pane per round; percentiles over all ${rounds * perRound}`,
+      `${rounds} rounds of ${perRound} keystrokes per side, fux, tmux and the floor alternating, after one warm-up key per pane per round; percentiles over all ${rounds * perRound}`,
+      "floor (bench/lib/floor-programs.ts): a bare node server of the same `cat` panes that only moves the bytes and parses the panes' output with xterm (JSON lines on a unix socket, a raw socket in the bench): what node can do on this path",
     ],
     tables: [
       {
-        head: ['percentile', 'fux', 'tmux', 'fux/tmux', 'target'],
+        head: ['percentile', 'fux', 'tmux', 'fux/tmux', 'floor', 'floor/tmux', 'target'],
         rows: [
           row('p50', 50, '≤ 1.5 × tmux (goal ≤ tmux)'),
           row('p90', 90, ''),

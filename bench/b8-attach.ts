@@ -1,6 +1,9 @@
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as pty from 'node-pty';
+import { oneProcess, relayClient, startRelayServer } from './lib/floor-programs';
 import { FuxServer } from './lib/fux-server';
 import { fuxBin, tmuxBin } from './lib/repo';
 import type { Benchmark, BenchOptions, Section } from './lib/report';
@@ -108,6 +111,7 @@ async function run(options: BenchOptions): Promise<Section> {
   const echoes = options.quick ? 60 : 300;
   const server = await FuxServer.start();
   const tmux = await TmuxServer.start({ historyLimit: 10_000, cols: COLS, rows: ROWS });
+  let relay: ChildProcess | undefined;
   try {
     // Flood: a pane printing as fast as it can, the attached client counted at its terminal.
     options.log('  flood through the attach client…');
@@ -149,15 +153,27 @@ async function run(options: BenchOptions): Promise<Section> {
     await tmux.newSession('echo', ['cat'], COLS, ROWS);
     const tmuxEnv = { ...tmux.env, TERM: 'xterm-256color' };
     const tmuxTerm = new OuterTerminal(tmuxBin, [...tmux.argv.slice(1), 'attach', '-t', 'echo'], tmuxEnv);
+    // The floors: the same echo through bare node programs, one process and two.
+    relay = await startRelayServer(path.join(server.home, 'floor.sock'), 1, COLS, ROWS - 2);
+    const env = { ...process.env, TERM: 'xterm-256color' };
+    const twoTerm = new OuterTerminal(
+      process.execPath,
+      ['-e', relayClient(path.join(server.home, 'floor.sock'))],
+      env,
+    );
+    const oneTerm = new OuterTerminal(process.execPath, ['-e', oneProcess(COLS, ROWS - 2)], env);
     await sleep(500);
     const fuxEcho: number[] = [];
     const tmuxEcho: number[] = [];
+    const twoEcho: number[] = [];
+    const oneEcho: number[] = [];
     for (let round = 0; round < 2; round++) {
       fuxEcho.push(...(await echoTimes(fuxTerm, echoes / 2, 'fux')));
       tmuxEcho.push(...(await echoTimes(tmuxTerm, echoes / 2, 'tmux')));
+      twoEcho.push(...(await echoTimes(twoTerm, echoes / 2, 'the two-process floor')));
+      oneEcho.push(...(await echoTimes(oneTerm, echoes / 2, 'the one-process floor')));
     }
-    fuxTerm.kill();
-    tmuxTerm.kill();
+    for (const t of [fuxTerm, tmuxTerm, twoTerm, oneTerm]) t.kill();
 
     // A screen's worth: every row's text plus the cursor move that starts it (a full plain repaint).
     const screenBytes = ROWS * (COLS + 8);
@@ -169,7 +185,8 @@ async function run(options: BenchOptions): Promise<Section> {
       method: [
         `a real \`fux\` attach client on a ${COLS}×${ROWS} pty owned by the bench (the outer terminal), its output counted; one pane runs \`seq 1 999999999\` (every row changes) for ${floodSeconds} s`,
         'a frame is one synchronized update (`CSI ? 2026 h`) the client writes; client CPU from /proc over the same window',
-        `echo: a \`cat\` pane; the bench types a letter into the outer terminal and times until it shows in the client's output; ${echoes} keys each, fux and \`tmux attach\` interleaved in two rounds`,
+        `echo: a \`cat\` pane; the bench types a letter into the outer terminal and times until it shows in the client's output; ${echoes} keys each, fux, \`tmux attach\` and the two floors interleaved in two rounds`,
+        "floors (bench/lib/floor-programs.ts): bare node programs that only move the bytes and parse the pane's output with xterm: two processes (a client relaying keys and output over a unix socket as JSON lines, fux's shape) and one (the outer terminal and the pane's pty in one process, tmux's shape: its server reads and writes the client's terminal itself)",
       ],
       tables: [
         {
@@ -186,7 +203,19 @@ async function run(options: BenchOptions): Promise<Section> {
           rows: [
             ['fux attach', formatMs(percentile(fuxEcho, 50)), formatMs(percentile(fuxEcho, 99))],
             ['tmux attach', formatMs(percentile(tmuxEcho, 50)), formatMs(percentile(tmuxEcho, 99))],
+            [
+              'floor, two node processes',
+              formatMs(percentile(twoEcho, 50)),
+              formatMs(percentile(twoEcho, 99)),
+            ],
+            ['floor, one node process', formatMs(percentile(oneEcho, 50)), formatMs(percentile(oneEcho, 99))],
             ['fux / tmux (p50)', formatRatio(median(fuxEcho) / median(tmuxEcho)), ''],
+            [
+              'floors / tmux (p50): two, one',
+              `${formatRatio(median(twoEcho) / median(tmuxEcho))}, ${formatRatio(median(oneEcho) / median(tmuxEcho))}`,
+              '',
+            ],
+            ['fux / two-process floor (p50)', formatRatio(median(fuxEcho) / median(twoEcho)), ''],
           ],
         },
       ],
@@ -211,6 +240,7 @@ async function run(options: BenchOptions): Promise<Section> {
       ],
     };
   } finally {
+    relay?.kill('SIGKILL');
     await tmux.stop();
     await server.stop();
   }

@@ -1,3 +1,4 @@
+import * as net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Connection } from '../../src/client';
 import type { FuxEventStream } from './fux-events';
@@ -87,6 +88,44 @@ export async function tmuxEchoTarget(
     },
   };
   return { target, control };
+}
+
+/**
+ * The floor (bench/lib/floor-programs.ts): a bare node server of `cat` panes on a unix socket,
+ * JSON lines each way; the key goes out as `{"p": pane, "k": "x"}` and its echo is the first
+ * `{"p": pane, "d": …}` line holding it. `close` ends the connection.
+ */
+export async function floorEchoTarget(
+  socket: string,
+  panes: number,
+): Promise<EchoTarget & { close(): void }> {
+  const conn = net.connect(socket);
+  await new Promise<void>((resolve, reject) => conn.once('connect', resolve).once('error', reject));
+  conn.setEncoding('utf8');
+  let waiter: { pane: number; resolve: (at: number) => void } | undefined;
+  let buffered = '';
+  conn.on('data', (text: string) => {
+    const at = performance.now();
+    buffered += text;
+    for (let n = buffered.indexOf('\n'); n !== -1; n = buffered.indexOf('\n')) {
+      const { p, d } = JSON.parse(buffered.slice(0, n)) as { p: number; d: string };
+      buffered = buffered.slice(n + 1);
+      if (waiter?.pane === p && d.includes(KEY)) {
+        waiter.resolve(at);
+        waiter = undefined;
+      }
+    }
+  });
+  return {
+    panes,
+    async keystroke(index) {
+      const echoed = new Promise<number>((resolve) => (waiter = { pane: index, resolve }));
+      const start = performance.now();
+      conn.write(`${JSON.stringify({ p: index, k: KEY })}\n`);
+      return (await within(echoed, ECHO_TIMEOUT_MS, `the echo in the floor's pane ${index}`)) - start;
+    },
+    close: () => conn.destroy(),
+  };
 }
 
 /**
