@@ -105,13 +105,13 @@ export async function floorEchoTarget(
   let waiter: { pane: number; resolve: (at: number) => void } | undefined;
   let buffered = '';
   conn.on('data', (text: string) => {
-    const at = performance.now();
     buffered += text;
     for (let n = buffered.indexOf('\n'); n !== -1; n = buffered.indexOf('\n')) {
       const { p, d } = JSON.parse(buffered.slice(0, n)) as { p: number; d: string };
       buffered = buffered.slice(n + 1);
       if (waiter?.pane === p && d.includes(KEY)) {
-        waiter.resolve(at);
+        // Stamped once the line is decoded, as fux's event is (and tmux's `%output` line).
+        waiter.resolve(performance.now());
         waiter = undefined;
       }
     }
