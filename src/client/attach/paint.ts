@@ -1,7 +1,8 @@
 /**
- * When the attach client paints. The server paces frames; the client paints once per turn of the
- * event loop, after every frame and key that arrived in it (setImmediate runs once the turn's I/O
- * callbacks are done), so a burst costs one paint and a lone echo paints at once.
+ * When the attach client paints. The server paces frames; the client paints once the read that
+ * brought a frame or a key has been handled (a microtask runs when that I/O callback returns), so
+ * the frames of one chunk cost one paint and an echo is on the screen before the event loop turns
+ * again. A turn's later reads paint again, but the server sends at most ~60 frames a second.
  */
 export class PaintScheduler {
   private queued = false;
@@ -12,7 +13,7 @@ export class PaintScheduler {
   request(): void {
     if (this.queued || this.stopped) return;
     this.queued = true;
-    setImmediate(() => {
+    queueMicrotask(() => {
       this.queued = false;
       if (!this.stopped) this.paint();
     });

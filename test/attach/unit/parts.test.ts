@@ -1,6 +1,7 @@
 import { Overlays } from '../../../src/client/attach/overlays';
 import { InputOutbox, type InputTarget } from '../../../src/client/attach/outbox';
 import { FOCUSED } from '../../../src/client/attach/controller';
+import { PaintScheduler } from '../../../src/client/attach/paint';
 import { PredictionDriver } from '../../../src/client/attach/prediction-driver';
 import type { Overlay } from '../../../src/client/attach/render/widgets';
 
@@ -132,5 +133,40 @@ describe('the prediction driver and the paint', () => {
     always.typed('a');
     always.stop();
     expect(repaints).toBe(1);
+  });
+});
+
+describe('the paint scheduler', () => {
+  test('requests made while one read is handled paint once, after it and before the event loop turns', async () => {
+    const order: string[] = [];
+    const paint = new PaintScheduler(() => order.push('paint'));
+    const turned = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        order.push('turn');
+        resolve();
+      }),
+    );
+    // One read: three frames, each asking for a paint.
+    for (const frame of ['a', 'b', 'c']) {
+      order.push(frame);
+      paint.request();
+    }
+    order.push('read done');
+    await turned;
+    expect(order).toEqual(['a', 'b', 'c', 'read done', 'paint', 'turn']);
+  });
+
+  test('a request after the paint paints again; none after stop', async () => {
+    let paints = 0;
+    const paint = new PaintScheduler(() => void paints++);
+    paint.request();
+    await Promise.resolve();
+    paint.request();
+    await Promise.resolve();
+    expect(paints).toBe(2);
+    paint.request();
+    paint.stop();
+    await Promise.resolve();
+    expect(paints).toBe(2);
   });
 });

@@ -205,8 +205,10 @@ export class Compositor {
     this.state.dirty.clear();
     for (const rect of this.covers) canvas.splitAt(rect);
     // Screen.render renders the widgets over what was painted (each shown one repaints its
-    // rect: a pane row painted under it is covered again), then calls FuxScreen.draw.
-    this.screen.render();
+    // rect: a pane row painted under it is covered again), then calls FuxScreen.draw. With none
+    // shown there is nothing to render over the paint: an echo's frame goes straight to the draw.
+    if (this.covers.length > 0) this.screen.render();
+    else this.screen.drawDirtyRows();
     const out = this.screen.takeDraw() + this.cursor.update(this.cursorTarget(view), this.screen.at);
     if (out !== '') this.screen.queue(SYNC_START + out + SYNC_END);
     this.screen.flush();

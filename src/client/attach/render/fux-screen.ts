@@ -98,6 +98,14 @@ export class FuxScreen extends unblessed.Screen {
     this.collected += out + penUp(this.pen);
   }
 
+  /**
+   * What Screen.render does when every widget is hidden (a hidden element renders nothing): the
+   * draw of the rows marked dirty, without unblessed's pass over its elements and events.
+   */
+  drawDirtyRows(): void {
+    this.draw(0, this.lines.length - 1);
+  }
+
   /** The bytes draw collected since the last call. */
   takeDraw(): string {
     const out = this.collected;
