@@ -114,6 +114,32 @@ describe('the parse scheduler', () => {
     expect(turns.waiting).toBe(1);
   });
 
+  test('input sent to many flooding panes at once parses their large batches within the budget, an echo at once', () => {
+    const { turns, log, scheduler, task } = setup({ turnMs: 4, smallBytes: 100 });
+    const floods = Array.from({ length: 10 }, (_, i) => task(`typed${i}`, 1000, 3));
+    const other = task('other', 1000, 3);
+    other.receive(5000);
+    // A command broadcast to ten panes: each was sent input, then its output arrives.
+    for (const flood of floods) scheduler.prioritize(flood);
+    for (const flood of floods) flood.receive(5000);
+    // 3 ms, then 6: past the budget after the second; the rest wait, still urgent.
+    expect(log).toEqual(['typed0', 'typed1']);
+    const echo = task('echo', 1000, 0.25);
+    echo.receive(1);
+    expect(log.slice(2)).toEqual(['echo']);
+    // The between-turn work (6.25 ms) leaves this turn no budget: one batch, the first in line.
+    turns.step();
+    expect(log.slice(3)).toEqual(['other']);
+    // Then the waiting input's batches go first, two a turn (3 + 3 ms against 4), and the turn's
+    // one round-robin batch after them.
+    turns.step();
+    expect(log.slice(4, 6)).toEqual(['typed2', 'typed3']);
+    expect(log).toHaveLength(7);
+    turns.step();
+    expect(log.slice(7, 9)).toEqual(['typed4', 'typed5']);
+    expect(log).toHaveLength(10);
+  });
+
   test('urgent work between turns counts against the next turn, which still serves one batch', () => {
     const { turns, log, task } = setup({ turnMs: 4, smallBytes: 100 });
     const floods = ['a', 'b'].map((name) => task(name, 1000, 1));

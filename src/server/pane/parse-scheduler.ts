@@ -27,6 +27,11 @@ export interface ParseBudget {
  * - **Urgent first.** A task with little queued (an echo, a prompt) or whose program was just sent
  *   input is parsed at once when its output arrives, and first in a turn when it had to wait.
  *   Input buys one batch of priority, so a key typed into a flooding pane cannot starve the others.
+ *   A small batch is always cheap; a large one bought by input is parsed at once only while the
+ *   urgent work since the last turn is within a turn's budget, then first in the turns after, in
+ *   the same budget. So input sent to many flooding panes at once (a command broadcast to them,
+ *   a script starting its agents) does not hold the event loop while each parses a batch, and an
+ *   echo elsewhere still gets through between them.
  * - **A budget per turn for the rest.** Tasks with more queued wait for a turn of the event loop
  *   and are served one batch each, round-robin, until the turn's budget is spent; whoever was not
  *   reached goes first next turn. Urgent work done between turns counts against the next turn's
@@ -61,7 +66,10 @@ export class ParseScheduler {
   /** `task` has bytes queued and no batch in flight: it is parsed now if urgent, else in a turn. */
   ready(task: ParseTask): void {
     if (this.waiting.has(task)) return;
-    if (!this.inTurn && this.urgent(task)) {
+    if (
+      !this.inTurn &&
+      (this.small(task) || (this.urgent(task) && this.spentBetweenTurns < this.budget.turnMs))
+    ) {
       this.spentBetweenTurns += this.serve(task);
       return;
     }
@@ -81,7 +89,11 @@ export class ParseScheduler {
   }
 
   private urgent(task: ParseTask): boolean {
-    return this.prioritized.has(task) || task.queued <= this.budget.smallBytes;
+    return this.prioritized.has(task) || this.small(task);
+  }
+
+  private small(task: ParseTask): boolean {
+    return task.queued <= this.budget.smallBytes;
   }
 
   /** Write one batch of `task`; returns the time that took (the synchronous part of parsing). */
@@ -109,6 +121,8 @@ export class ParseScheduler {
     let spent = 0;
     for (const task of line) {
       if (!this.urgent(task)) continue;
+      // A large batch bought by input waits, still first, for a turn with budget left.
+      if (!this.small(task) && spent >= budget) continue;
       this.waiting.delete(task);
       served.add(task);
       spent += this.serve(task);
