@@ -32,6 +32,22 @@ function pane(cols, rows, onOutput) {
 }
 `;
 
+/** Calls `onMessage` with each JSON line a stream brings: the relay's framing, both ways. */
+const jsonLinesSource = `
+function jsonLines(stream, onMessage) {
+  let buffered = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (text) => {
+    buffered += text;
+    for (let n = buffered.indexOf('\\n'); n !== -1; n = buffered.indexOf('\\n')) {
+      const line = buffered.slice(0, n);
+      buffered = buffered.slice(n + 1);
+      onMessage(JSON.parse(line));
+    }
+  });
+}
+`;
+
 /** Raw keys from this process's terminal into the pane; the pane's output parsed and drawn back. */
 export function oneProcess(cols: number, rows: number): string {
   return `${paneSource}
@@ -46,7 +62,7 @@ process.stdin.on('data', (keys) => p.write(keys.toString('latin1')));
  * `{"p": pane, "d": output}` out to the last peer that connected; prints a line once listening.
  */
 function relayServer(socket: string, panes: number, cols: number, rows: number): string {
-  return `${paneSource}
+  return `${paneSource}${jsonLinesSource}
 const net = require('node:net');
 let peer;
 const panes = [];
@@ -54,16 +70,7 @@ for (let i = 0; i < ${panes}; i++)
   panes.push(pane(${cols}, ${rows}, (data) => peer?.write(JSON.stringify({ p: i, d: data }) + '\\n')));
 net.createServer((c) => {
   peer = c;
-  let buffered = '';
-  c.setEncoding('utf8');
-  c.on('data', (text) => {
-    buffered += text;
-    for (let n = buffered.indexOf('\\n'); n !== -1; n = buffered.indexOf('\\n')) {
-      const { p, k } = JSON.parse(buffered.slice(0, n));
-      panes[p].write(k);
-      buffered = buffered.slice(n + 1);
-    }
-  });
+  jsonLines(c, ({ p, k }) => panes[p].write(k));
 }).listen(${JSON.stringify(socket)}, () => process.stdout.write('listening\\n'));
 `;
 }
@@ -95,19 +102,11 @@ export async function startRelayServer(
 
 /** The outer terminal's side of relayServer: raw keys to its first pane, that pane's output to the terminal. */
 export function relayClient(socket: string): string {
-  return `
+  return `${jsonLinesSource}
 const net = require('node:net');
 const c = net.connect(${JSON.stringify(socket)});
-let buffered = '';
-c.setEncoding('utf8');
 process.stdin.setRawMode(true);
 process.stdin.on('data', (keys) => c.write(JSON.stringify({ p: 0, k: keys.toString('latin1') }) + '\\n'));
-c.on('data', (text) => {
-  buffered += text;
-  for (let n = buffered.indexOf('\\n'); n !== -1; n = buffered.indexOf('\\n')) {
-    process.stdout.write(JSON.parse(buffered.slice(0, n)).d);
-    buffered = buffered.slice(n + 1);
-  }
-});
+jsonLines(c, ({ d }) => process.stdout.write(d));
 `;
 }

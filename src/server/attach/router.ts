@@ -35,8 +35,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * A session's frames: wait for a change, wait until the connection can take more (backpressure)
  * and the frame interval has passed, then send what changed since the last frame. Changes that
  * arrive while it waits fold into that one frame, so a slow client sees fewer frames, never a
- * backlog. Each frame is emitted from this loop and written at once (a push stream): an echo's
- * frame leaves in the microtasks of the turn that parsed the echo.
+ * backlog. Each frame is emitted and written at once (a push stream); while the loop waits, an
+ * echo's frame is built and written by the pane's output in the turn that parsed it
+ * (AttachSession.sendDirectly).
  */
 function frames(hub: AttachHub, session: AttachSession, conn: ConnectionHandle): PushStream<AttachFrame> {
   return pushStream(async (emit, signal) => {
