@@ -12,6 +12,23 @@ describe('the history archive', () => {
     expect(contents(archive)).toEqual(['one', '', 'three \x1b[0;31mred\x1b[0m', '中文😀']);
   });
 
+  test('takes a plain row as the leading bytes of a scratch buffer, among rows given as text', () => {
+    const archive = new HistoryArchive(10);
+    const scratch = Buffer.alloc(100, 'z');
+    const ascii = (text: string): void => {
+      scratch.write(text);
+      archive.pushAscii(scratch, text.length);
+    };
+    ascii('plain one');
+    archive.push('中文 text');
+    ascii('');
+    ascii('two');
+    expect(contents(archive)).toEqual(['plain one', '中文 text', '', 'two']);
+    // Across chunks and past the capacity, as rows given as text are.
+    for (let i = 0; i < 3000; i++) ascii(`${i}`.padEnd(60, '.'));
+    expect(contents(archive)).toEqual(Array.from({ length: 10 }, (_, i) => `${2990 + i}`.padEnd(60, '.')));
+  });
+
   test('drops the oldest rows once it holds its capacity', () => {
     const archive = new HistoryArchive(1000);
     for (let i = 1; i <= 2500; i++) archive.push(`row ${i}`);

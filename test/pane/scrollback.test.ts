@@ -89,9 +89,19 @@ describe('the scrollback of a pane', () => {
     return () => peak;
   }
 
+  /**
+   * `seq` with each number on a red background to the margin: archiving such a row renders its
+   * 400 cells one by one with their style, several times what parsing the line costs, so the
+   * output outruns archiving and the pane floods (plain ASCII rows are archived faster than they
+   * are parsed).
+   */
+  function colouredSeq(count: number): string {
+    const esc = "$(printf '\\033')";
+    return `seq 1 ${count} | sed "s/.*/${esc}[41m&${esc}[K${esc}[0m/"`;
+  }
+
   test('keeps every line of a flood that outran archiving, before and after compacting it', async () => {
-    // At 400 columns archiving a row costs several times parsing a short line: `seq` floods.
-    const pane = shPane('seq 1 20000', { cols: 400, rows: 10, scrollback: 100_000 });
+    const pane = shPane(colouredSeq(20_000), { cols: 400, rows: 10, scrollback: 100_000 });
     const peak = peakTerminalHistory(pane);
     await exited(pane);
     expect(peak()).toBeGreaterThan(750);
@@ -103,7 +113,7 @@ describe('the scrollback of a pane', () => {
 
   test('keeps at most its scrollback of history, dropping the oldest lines first', async () => {
     // A flood past the limit: xterm itself trims, and what was archived before is outgrown.
-    const pane = shPane('seq 1 50000', { cols: 400, rows: 10, scrollback: 3000 });
+    const pane = shPane(colouredSeq(50_000), { cols: 400, rows: 10, scrollback: 3000 });
     const peak = peakTerminalHistory(pane);
     await exited(pane);
     expect(peak()).toBe(3000);

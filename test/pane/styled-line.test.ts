@@ -1,5 +1,5 @@
 import { Unicode11Addon } from '@xterm/addon-unicode11';
-import { Terminal } from '@xterm/headless';
+import { Terminal, type IBufferLine } from '@xterm/headless';
 import { plainOfStyled, renderStyledLine } from '../../src/server/pane/styled-line';
 
 const terminals: Terminal[] = [];
@@ -65,5 +65,44 @@ describe('rendering a row with its attributes', () => {
       '中文😀 wide',
       'e\u0301 combined',
     ]);
+  });
+
+  test("reads the same from xterm's cells as through its public API, whatever the row holds", async () => {
+    // Rows written, then partly overwritten, erased in colour, cleared, scrolled (a new row filled in
+    // colour) and resized, so
+    // the written extent the fast path trusts has been raised and lowered every way xterm does it.
+    const terminal = await fed(
+      [
+        'to be cleared\x1b[2J\x1b[H',
+        ...ROWS,
+        'long line to be cut short\x1b[10D\x1b[K',
+        '\x1b[41m\x1b[2K\x1b[0mafter a coloured erase',
+        'abc\x1b[5Cdef',
+        '\x1b[7m \x1b[0m',
+      ].join('\r\n') +
+        '\r\n'.repeat(15) +
+        'scrolled\x1b[45m\r\n\x1b[0mscrolled in colour',
+      40,
+      12,
+    );
+    terminal.resize(30, 12);
+    await new Promise<void>((resolve) => terminal.write('\r\nresized \x1b[44m wide \x1b[0m', resolve));
+    const buffer = terminal.buffer.active;
+    const cell = buffer.getNullCell();
+    const rows = Array.from({ length: buffer.length }, (_, y) => buffer.getLine(y)!);
+    // A view with only the public members: the path a build without the patch's fields takes.
+    const publicOnly = (line: IBufferLine): IBufferLine => ({
+      isWrapped: line.isWrapped,
+      length: line.length,
+      getCell: (x, into) => line.getCell(x, into),
+      translateToString: (trim, start, end) => line.translateToString(trim, start, end),
+    });
+    const fast = rows.map((line) => renderStyledLine(line, terminal.cols, cell));
+    expect(fast).toEqual(rows.map((line) => renderStyledLine(publicOnly(line), terminal.cols, cell)));
+    expect(fast).toContain('after a coloured erase\x1b[0;41m' + ' '.repeat(8) + '\x1b[0m');
+    expect(fast).toContain('long line to be');
+    expect(fast).toContain('scrolled in colour\x1b[0;45m' + ' '.repeat(12) + '\x1b[0m');
+    expect(fast).toContain('abc     def');
+    expect(fast.at(-1)).toBe('resized \x1b[0;44m wide \x1b[0m');
   });
 });

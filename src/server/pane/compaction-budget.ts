@@ -4,9 +4,9 @@
  * overdraw, after which it waits until time has paid the debt back. Both sides are wall time, so
  * a loaded machine slows them alike; while output floods, the time that passes is parsing it.
  *
- * Archiving a row reads every cell of it, whatever the row holds, so a row of a long line costs a
- * fraction of parsing it, and a row of a short one about as much: a flood of long lines is
- * archived as it comes, while a flood of short lines outruns the budget and fills the terminal.
+ * A plain row costs a fraction of parsing it to archive, so a flood of plain text is archived as it
+ * comes; a row styled across the width is rendered cell by cell, which costs more than parsing it,
+ * and a flood of such rows outruns the budget and fills the terminal.
  */
 export class CompactionBudget {
   private balanceMs: number;

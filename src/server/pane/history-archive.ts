@@ -32,23 +32,37 @@ export class HistoryArchive {
 
   /** Add the newest row; when full, the oldest goes. */
   push(row: string): void {
-    if (this.capacity === 0) return;
+    const size = Buffer.byteLength(row);
+    const chunk = this.reserve(size);
+    if (chunk !== undefined) chunk.write(row, this.writeOffset - size);
+  }
+
+  /** Add the newest row given as the first `length` bytes of `bytes`, all ASCII (no encoding needed). */
+  pushAscii(bytes: Uint8Array, length: number): void {
+    const chunk = this.reserve(length);
+    if (chunk === undefined) return;
+    // Rows are short (a few to some hundred bytes): a loop beats `set` on a fresh view per row.
+    for (let i = 0, at = this.writeOffset - length; i < length; i++, at++) chunk[at] = bytes[i]!;
+  }
+
+  /** Index a new row of `size` bytes and return the chunk to write it to, ending at `writeOffset`. */
+  private reserve(size: number): Buffer | undefined {
+    if (this.capacity === 0) return undefined;
     if (this.count === this.capacity) this.dropOldest();
     else if (this.count === this.chunkIds.length) this.growIndex();
-    const size = Buffer.byteLength(row);
     let chunk = this.chunks[this.chunks.length - 1];
     if (chunk === undefined || this.writeOffset + size > chunk.length) {
       chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, size));
       this.chunks.push(chunk);
       this.writeOffset = 0;
     }
-    chunk.write(row, this.writeOffset);
     const slot = (this.head + this.count) % this.chunkIds.length;
     this.chunkIds[slot] = this.firstChunkId + this.chunks.length - 1;
     this.offsets[slot] = this.writeOffset;
     this.lengths[slot] = size;
     this.writeOffset += size;
     this.count++;
+    return chunk;
   }
 
   /** The row `index` places after the oldest (0 is the oldest). */

@@ -18,30 +18,121 @@ const TRAILING_SPACES = / +$/;
 /** Reused for the plain ASCII lines that make up most output, so rendering one allocates only its string. */
 let asciiScratch = Buffer.alloc(256);
 
+/** A cell's content word in xterm: the code point in the low 21 bits, then "combined", then the width. */
+const CODEPOINT_MASK = 0x1fffff;
+/** Set in a content word by a code point of 0x80 or more, or by a combined cell: not plain ASCII. */
+const NOT_ASCII_MASK = 0x3fff80;
+
+/**
+ * The fields of xterm's internal row (behind the public `IBufferLine`, as `_line`) that the fast
+ * path reads: the cells, three words each (content, foreground, background), and what
+ * scripts/patch-xterm.js adds, how many leading cells may differ from the blank the rest of the row
+ * holds (`_fuxDirty`) and that blank's three words. Each is checked before use; without them every
+ * row takes the public API's path.
+ */
+interface PatchedRow {
+  readonly _data: Uint32Array;
+  readonly _fuxDirty: number;
+  readonly _fuxFillC: number;
+  readonly _fuxFillF: number;
+  readonly _fuxFillB: number;
+}
+
+/**
+ * `line`'s internal row, when its cells past `_fuxDirty` are known to hold a blank in the default
+ * rendition (as every row's do after a line feed, an erase or a clear without colour): then a `seq`
+ * line at 200 columns is 8 cells to read, not 200. Undefined when that is not known.
+ */
+function rowWithBlankFill(line: IBufferLine): PatchedRow | undefined {
+  const row = (line as { _line?: Partial<PatchedRow> })._line;
+  if (
+    row === undefined ||
+    !(row._data instanceof Uint32Array) ||
+    typeof row._fuxDirty !== 'number' ||
+    row._fuxFillC === undefined
+  )
+    return undefined;
+  const fillCode = row._fuxFillC & CODEPOINT_MASK;
+  const blankFill =
+    (fillCode === 0 || fillCode === SPACE) &&
+    (row._fuxFillC & NOT_ASCII_MASK) === 0 &&
+    row._fuxFillF === 0 &&
+    row._fuxFillB === 0;
+  return blankFill ? (row as PatchedRow) : undefined;
+}
+
+/** Where `styledRow` puts a row: its text, or the bytes of a plain ASCII row (a scratch buffer's first `length`). */
+export interface StyledRowSink {
+  push(row: string): void;
+  pushAscii(bytes: Uint8Array, length: number): void;
+}
+
 /**
  * One row as text with SGR sequences that reproduce each cell's rendition: a wide glyph written
  * once, an unwritten cell as a space, cut after the last cell worth writing (not blank, or blank
  * but visibly styled), and reset at the end if a style is still set. This is what a capture with
  * attributes shows and also what the history archive keeps of a line, so the two cannot differ.
- *
- * The archive renders every line it keeps, so the common line (ASCII in the default rendition)
- * takes one pass that reads each cell once and decodes the result as latin1: a flat one-byte
- * string, where appending characters one by one would build a rope of tens of bytes per character.
  */
 export function renderStyledLine(line: IBufferLine, cols: number, cell: IBufferCell): string {
+  let text = '';
+  styledRow(line, cols, cell, {
+    push: (row) => (text = row),
+    pushAscii: (bytes, length) =>
+      (text = Buffer.from(bytes.buffer, bytes.byteOffset, length).toString('latin1')),
+  });
+  return text;
+}
+
+/**
+ * `renderStyledLine` for the history archive, which renders every line it keeps: the common line
+ * (ASCII in the default rendition) goes to `sink` as its bytes, for the archive to copy as they are,
+ * any other as its string. The plain pass reads each cell once, from xterm's cell words, and stops
+ * at the row's written extent when it is known: the public `getCell` copies three words and two
+ * maps' entries into an object per cell, and rendering through it, then encoding the string into
+ * the archive, was a fifth of the server's time with 40 panes flooding (B10).
+ */
+export function styledRow(line: IBufferLine, cols: number, cell: IBufferCell, sink: StyledRowSink): void {
   const width = Math.min(cols, line.length);
   if (asciiScratch.length < width) asciiScratch = Buffer.alloc(width);
+  const row = rowWithBlankFill(line);
+  if (row === undefined) {
+    renderThroughApi(line, width, cell, sink);
+    return;
+  }
+  const end = Math.min(width, row._fuxDirty);
+  const bytes = asciiScratch;
+  const data = row._data;
+  let visibleEnd = 0;
+  for (let x = 0, i = 0; x < end; x++, i += 3) {
+    const content = data[i]!;
+    // Attributes, a code point past ASCII (a wide glyph among them) or a combined cell: cell by cell.
+    if ((content & NOT_ASCII_MASK) !== 0 || data[i + 1] !== 0 || data[i + 2] !== 0) {
+      sink.push(renderMixedLine(line, width, end, cell));
+      return;
+    }
+    const code = content & CODEPOINT_MASK;
+    bytes[x] = code === 0 ? SPACE : code;
+    if (code > SPACE) visibleEnd = x + 1;
+  }
+  sink.pushAscii(bytes, visibleEnd);
+}
+
+/** `styledRow` through xterm's public API only, every cell of the row read. */
+function renderThroughApi(line: IBufferLine, width: number, cell: IBufferCell, sink: StyledRowSink): void {
   const bytes = asciiScratch;
   let visibleEnd = 0;
   for (let x = 0; x < width; x++) {
     line.getCell(x, cell);
     const code = cell.getCode();
     // A wide glyph is never ASCII, so the plain pass never meets the empty half that follows one.
-    if (code >= 0x80 || !cell.isAttributeDefault()) return renderMixedLine(line, width, cell);
+    if (code >= 0x80 || !cell.isAttributeDefault()) {
+      sink.push(renderMixedLine(line, width, width, cell));
+      return;
+    }
     bytes[x] = code === 0 ? SPACE : code;
     if (code > SPACE) visibleEnd = x + 1;
   }
-  return bytes.toString('latin1', 0, visibleEnd);
+  sink.pushAscii(bytes, visibleEnd);
 }
 
 /** The same row without attributes, as a plain capture shows it: the SGR removed, right-trimmed. */
@@ -49,9 +140,12 @@ export function plainOfStyled(styled: string): string {
   return styled.replace(SGR, '').replace(TRAILING_SPACES, '');
 }
 
-/** A row with styled cells or non-ASCII text: cell by cell, an SGR sequence at each change of style. */
-function renderMixedLine(line: IBufferLine, width: number, cell: IBufferCell): string {
-  const last = lastVisibleCell(line, width, cell);
+/**
+ * A row with styled cells or non-ASCII text: cell by cell, an SGR sequence at each change of style.
+ * Cells from `scanEnd` to `width` are known to be default blanks.
+ */
+function renderMixedLine(line: IBufferLine, width: number, scanEnd: number, cell: IBufferCell): string {
+  const last = lastVisibleCell(line, Math.min(width, scanEnd), cell);
   const parts: string[] = [];
   let current: CellStyle = DEFAULT_STYLE;
   for (let x = 0; x <= last; x++) {
