@@ -189,6 +189,19 @@ function snapshot(terminal: Terminal): string[] {
   return rows;
 }
 
+/** xterm's registry of hyperlinks (OSC 8): each link's address and the rows it is on. */
+interface RawLinks {
+  _core: {
+    _oscLinkService: { _dataByLinkId: Map<number, { data: { uri: string }; lines: { line: number }[] }> };
+  };
+}
+
+/** Every hyperlink xterm knows, with the rows it was printed on (print registers them). */
+function linkRows(terminal: Terminal): string[] {
+  const links = (terminal as unknown as RawLinks)._core._oscLinkService._dataByLinkId;
+  return [...links.values()].map(({ data, lines }) => `${data.uri} ${lines.map((l) => l.line).join(',')}`);
+}
+
 /** A size for both terminals, between writes. */
 interface Resize {
   readonly cols: number;
@@ -220,38 +233,75 @@ function scrollHeavyInput(resizes = false): (string | Resize)[] {
   return parts;
 }
 
-describe('the patched scroll', () => {
+/**
+ * Text printed every way InputHandler.print treats it, which the patch's ASCII run must leave to
+ * the general loop or reproduce: runs that wrap or stop at the margin (autowrap on and off), a
+ * cursor waiting to wrap, the DEC line-drawing charset, insert mode, a hyperlink over two rows, ASCII over
+ * either half of a wide glyph, and combining marks and joiners that arrive in the write after the
+ * character they attach to.
+ */
+function printHeavyInput(): (string | Resize)[] {
+  const parts: (string | Resize)[] = [];
+  for (let i = 0; i < 120; i++) {
+    parts.push(`${'p'.repeat(30 + (i % 25))} ${i}\r\n`);
+    if (i % 3 === 0) parts.push(`${'q'.repeat(40)}`, `after the margin ${i}\r\n`);
+    if (i % 5 === 0) parts.push(`\x1b(0lqqk x \x1b(Bascii ${i}\r\n`);
+    if (i % 7 === 0) parts.push(`abcdef\x1b[1G\x1b[4hINS ${i}\x1b[4l\r\n`);
+    if (i % 9 === 0)
+      parts.push(
+        `\x1b]8;;https://example.test/${i}\x07link ${i}\r\n`,
+        `on the next row\x1b]8;;\x07 after\r\n`,
+      );
+    if (i % 11 === 0) parts.push(`世界世界\x1b[2Gz\x1b[5Gab\r\n`);
+    if (i % 13 === 0) parts.push(`base e`, `\u0301 joined`, `\u200d\u{1F600} x\r\n`);
+    if (i % 17 === 0) parts.push(`\x1b[?7l${'n'.repeat(50)} ${i}\x1b[?7h\r\n`);
+    if (i % 19 === 0) parts.push(`\x1b[1;38;5;${i}m${'s'.repeat(45)}\x1b[0m\r\n`);
+    if (i % 23 === 0) parts.push(i % 46 === 0 ? { cols: 23, rows: 7 } : { cols: 40, rows: 10 });
+  }
+  return parts;
+}
+
+/** Feed `input` to the patched xterm and to the published one; their buffers must be identical. */
+async function expectAsPublished(input: (string | Resize)[], scrollback: number): Promise<void> {
+  // The published build, loaded from the pristine copy beside the patched one.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const published = require(path.join(pristine, 'lib-headless', 'xterm-headless.js')) as {
+    Terminal: TerminalClass;
+  };
+  const patched = makeTerminal(Terminal, scrollback);
+  const reference = makeTerminal(published.Terminal, scrollback);
+  try {
+    for (const part of input) {
+      if (typeof part === 'string') {
+        await write(patched, part);
+        await write(reference, part);
+      } else {
+        patched.resize(part.cols, part.rows);
+        reference.resize(part.cols, part.rows);
+      }
+    }
+    const expected = snapshot(reference);
+    expect(expected.length).toBeGreaterThan(20);
+    expect(snapshot(patched)).toEqual(expected);
+    expect(rawRows(patched)).toEqual(rawRows(reference));
+    expect(linkRows(patched)).toEqual(linkRows(reference));
+  } finally {
+    patched.dispose();
+    reference.dispose();
+  }
+}
+
+describe('the patched scroll and print', () => {
   test.each([
     ['a full short scrollback (rows recycled at once)', 20, false],
     ['a scrollback that fills part-way through', 600, false],
     ['rows that shrink and grow between writes', 20, true],
-  ])('leaves the buffer exactly as published xterm does, with %s', async (_name, scrollback, resizes) => {
-    // The published build, loaded from the pristine copy beside the patched one.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const published = require(path.join(pristine, 'lib-headless', 'xterm-headless.js')) as {
-      Terminal: TerminalClass;
-    };
-    const patched = makeTerminal(Terminal, scrollback);
-    const reference = makeTerminal(published.Terminal, scrollback);
-    try {
-      for (const part of scrollHeavyInput(resizes)) {
-        if (typeof part === 'string') {
-          await write(patched, part);
-          await write(reference, part);
-        } else {
-          patched.resize(part.cols, part.rows);
-          reference.resize(part.cols, part.rows);
-        }
-      }
-      const expected = snapshot(reference);
-      expect(expected.length).toBeGreaterThan(20);
-      expect(snapshot(patched)).toEqual(expected);
-      expect(rawRows(patched)).toEqual(rawRows(reference));
-    } finally {
-      patched.dispose();
-      reference.dispose();
-    }
-  });
+  ])('leaves the buffer exactly as published xterm does, with %s', (_name, scrollback, resizes) =>
+    expectAsPublished(scrollHeavyInput(resizes), scrollback),
+  );
+
+  test('prints every kind of text exactly as published xterm does', () =>
+    expectAsPublished(printHeavyInput(), 600));
 
   test('a recycled row does not keep the combining characters or underline colours it held', async () => {
     const terminal = makeTerminal(Terminal, 5);
