@@ -15,7 +15,7 @@ const SPACE = 0x20;
 const SGR = /\x1b\[[0-9;]*m/g;
 const TRAILING_SPACES = / +$/;
 
-/** Reused for the plain ASCII lines that make up most output, so rendering one allocates only its string. */
+/** Reused for the plain ASCII lines that make up most output: the archive copies one from here, a capture decodes it. */
 let asciiScratch = Buffer.alloc(256);
 
 /** A cell's content word in xterm: the code point in the low 21 bits, then "combined", then the width. */
