@@ -68,7 +68,7 @@ export class ParseScheduler {
     if (this.waiting.has(task)) return;
     if (
       !this.inTurn &&
-      (this.small(task) || (this.urgent(task) && this.spentBetweenTurns < this.budget.turnMs))
+      (this.small(task) || (this.prioritized.has(task) && this.spentBetweenTurns < this.budget.turnMs))
     ) {
       this.spentBetweenTurns += this.serve(task);
       return;
