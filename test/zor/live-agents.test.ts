@@ -53,8 +53,10 @@ const AGENTS: readonly LiveAgent[] = [
     readyText: 'Ask anything',
     // OpenCode draws its running footer ("■⬝⬝ esc interrupt") again for a moment while it winds
     // the declined turn up, without asking the model anything more; whether that moment outlasts
-    // zor's confirmations (3 × 100 ms) depends on the machine, so it may or may not be announced.
-    afterDecline: /^idle → working → blocked → (working → )?idle$/,
+    // zor's confirmations (3 × 100 ms) depends on the machine, so it may or may not be announced,
+    // and on a loaded machine its prompt may show for long enough before it to be announced idle
+    // first (seen in CI: "blocked → idle → working → idle").
+    afterDecline: /^idle → working → blocked → (?:(?:idle → )?working → )?idle$/,
   },
 ];
 
