@@ -32,6 +32,7 @@ function inputsStamp() {
     'scripts/build.js',
     'scripts/build-native.js',
     'native/zor-relay.c',
+    'native/malloc-trim.c',
   ])
     files.push(path.join(root, f));
   return files
@@ -91,6 +92,6 @@ bundle(path.join(root, 'src', 'client', 'cli', 'zor-fast-path.ts'), 'zor-fast.js
 bundle(path.join(root, 'src', 'zor', 'wrapper', 'detection.ts'), 'zor-detection.js', [
   '--main-fields=module,main',
 ]);
-// zor's native relay (scripts/build-native.js; without a compiler zor relays through node-pty).
+// zor's native relay and the server's allocator trim (scripts/build-native.js; each optional).
 run(process.execPath, [path.join(root, 'scripts', 'build-native.js')]);
 fs.writeFileSync(stampFile, stamp);

@@ -24,6 +24,8 @@ import { remoteRouter } from './attach/router';
 import { RemoteService } from './remote/service';
 import type { RemoteContext } from './remote/router';
 import { allowFromServeEnv, networkSettings } from './remote/settings';
+import { startMemoryReturn } from './memory/memory-return';
+import { paneParseScheduler } from './pane/parse-scheduler';
 
 export interface ServeOptions {
   socket: string;
@@ -132,6 +134,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   bus.history.resize(config.current.event_history);
   config.onChange((c) => bus.history.resize(c.event_history));
   const attach = new AttachHub({ workspaces, bus, config: () => config.current, log: (m) => log.warn(m) });
+  startMemoryReturn(bus, () => paneParseScheduler.worked, log);
   config.onChange(() => attach.configChanged());
   const worktrees = new Worktrees(() => ({
     root: config.current.worktree_root,

@@ -66,6 +66,16 @@ describe('the parse scheduler', () => {
     expect(log).toEqual(['echo', 'flood']);
   });
 
+  test('counts the parse time it has spent, at once and in turns alike', () => {
+    const { scheduler, turns, task } = setup();
+    expect(scheduler.worked).toBe(0);
+    task('echo', 1000, 0.5).receive(1);
+    expect(scheduler.worked).toBe(0.5);
+    task('flood', 1000, 2).receive(3000);
+    while (turns.waiting > 0) turns.step();
+    expect(scheduler.worked).toBe(6.5);
+  });
+
   test('serves waiting tasks one batch each, round-robin, until the turn budget is spent', () => {
     const { turns, log, task } = setup({ turnMs: 4, smallBytes: 100 });
     const floods = ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => task(name, 1000, 1.5));

@@ -51,6 +51,7 @@ export class ParseScheduler {
   private inTurn = false;
   /** Parse time spent on urgent tasks since the last turn. */
   private spentBetweenTurns = 0;
+  private spentInAll = 0;
 
   constructor(
     private readonly budget: ParseBudget,
@@ -61,6 +62,11 @@ export class ParseScheduler {
   /** Tasks waiting for a turn. */
   get backlog(): number {
     return this.waiting.size;
+  }
+
+  /** Parse time spent in all since the scheduler started, in ms: how busy output keeps the server. */
+  get worked(): number {
+    return this.spentInAll;
   }
 
   /** `task` has bytes queued and no batch in flight: it is parsed now if urgent, else in a turn. */
@@ -101,7 +107,9 @@ export class ParseScheduler {
     this.prioritized.delete(task);
     const start = this.clock();
     task.writeBatch();
-    return this.clock() - start;
+    const spent = this.clock() - start;
+    this.spentInAll += spent;
+    return spent;
   }
 
   private scheduleTurn(): void {
