@@ -29,7 +29,8 @@ export function eventsOf(c: Change): EventInit[] {
 /**
  * The one way news of the workspaces leaves them: changes become bus events (and through the bus,
  * notifications and waits) and repaints of the attached clients that show that workspace; pane
- * output and bells, the hot path, go to the watchers directly and to the bus as rate-capped nudges.
+ * output and bells, the hot path, go to the watchers directly, and output to the bus as rate-capped
+ * nudges.
  */
 export class Publisher {
   private readonly watchers = new Set<WorkspaceWatcher>();
@@ -57,9 +58,13 @@ export class Publisher {
     if (isVisible(change)) for (const w of this.watchers) w.changed(change.workspace);
   }
 
-  /** A pane drew: attached clients now, subscribers at most every 250 ms. */
-  output(workspace: string, id: PaneId): void {
+  /** A pane has output for subscribers to look at: a `pane.output` nudge, at most every 250 ms. */
+  nudge(workspace: string, id: PaneId): void {
     this.throttle.poke(workspace, id);
+  }
+
+  /** A pane drew: attached clients repaint now. */
+  output(workspace: string, id: PaneId): void {
     for (const w of this.watchers) w.output(workspace, id);
   }
 

@@ -323,6 +323,7 @@ export class Workspaces {
   /** A pane's life after its start, the same for every placement: output, title, bell, and its end. */
   private watch(ws: Workspace, e: PaneEntry): void {
     const { id, pane } = e;
+    pane.on('nudge', () => this.publisher.nudge(ws.name, id));
     pane.on('output', () => this.publisher.output(ws.name, id));
     pane.on('title', (title) => this.publish(ws, ws.retitle(id, title)));
     pane.on('bell', () => this.publisher.bell(ws.name, id));

@@ -72,6 +72,41 @@ describe('events', () => {
     s.stop();
   });
 
+  test('a capture asked for the moment a pane.output nudge arrives shows the output it announced', async () => {
+    // An echo's nudge leaves before its parse (pane.ts), which is only right because the parse
+    // ends in the same turn: any request it prompts is served after.
+    const { id } = await fux.new.mutate({ argv: ['cat'] });
+    const screens: string[] = [];
+    let typed = '';
+    let started!: () => void;
+    const ready = new Promise<void>((r) => (started = r));
+    const sub = fux.subscribe.subscribe(
+      { events: ['pane.output'] },
+      {
+        onStarted: () => started(),
+        onData: (e) => {
+          if ((e as FuxEvent).type !== 'pane.output' || (e as { id: number }).id !== id) return;
+          const expected = typed;
+          void fux.capture
+            .query({ id })
+            .then(({ text }) => screens.push(text.includes(expected) ? 'ok' : text));
+        },
+      },
+    );
+    await ready;
+    for (let i = 0; i < 5; i++) {
+      typed += `k${i}`;
+      const seen = screens.length;
+      await fux.sendKeys.mutate({ id, keys: [`k${i}`], literal: true });
+      await until(() => screens.length > seen, 10_000, `the capture after key ${i}`);
+      // Past the nudge's 250 ms cap, so the next key's nudge is sent at once again.
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    sub.unsubscribe();
+    expect(screens.filter((s) => s !== 'ok')).toEqual([]);
+    expect(screens.length).toBeGreaterThanOrEqual(5);
+  });
+
   test('workspace.resized is sent when a workspace changes size', async () => {
     await fux.new.mutate({ argv: ['sleep', '30'] });
     const s = collect(fux, { events: ['workspace.resized'] });

@@ -27,6 +27,12 @@ export interface PaneSpawn {
 }
 
 export interface PaneEvents {
+  /**
+   * Output is here for subscribers to look at: anything they ask in return is answered on a later
+   * turn, with it parsed. Once per write to the parser, before a small one (see `parse`), after a
+   * large one. Frequent during a flood: consumers rate-cap it.
+   */
+  nudge: [];
   /** Some output was parsed into the terminal. Frequent during a flood: consumers rate-cap it. */
   output: [];
   title: [title: string];
@@ -51,6 +57,14 @@ const FLOW_MARKS: FlowMarks = { high: 128 * 1024, low: 64 * 1024 };
  * this cap still bounds.
  */
 const FLOW_MARKS_AFTER_EXIT: FlowMarks = { high: 16 * 1024 * 1024, low: 8 * 1024 * 1024 };
+/**
+ * Writes up to this size nudge their subscribers before they are parsed: an echo, a prompt, a
+ * spinner's redraw. Such a write is one chunk to xterm, which parses a lone chunk to its end in the
+ * call (the pump has one write in flight, so xterm's buffer is empty), so no request can come
+ * between the nudge and the parse. A larger write may be cut by xterm's time limit and finished on
+ * a timer, so it nudges after.
+ */
+const NUDGE_FIRST_BYTES = 1024;
 
 /**
  * A pane: a program on a pty, and the headless terminal its output is parsed into (the one the
@@ -90,7 +104,7 @@ export class Pane extends TypedEmitter<PaneEvents> {
     this.modes = new InputModes(this.terminal);
     this.history = new Scrollback(this.terminal, opts.scrollback);
     this.pump = new OutputPump(
-      (bytes, parsed) => this.history.write(bytes, parsed),
+      (bytes, parsed) => this.parse(bytes, parsed),
       { pause: () => this.pty.pause(), resume: () => this.pty.resume() },
       FLOW_MARKS,
       () => this.parsed(),
@@ -183,6 +197,23 @@ export class Pane extends TypedEmitter<PaneEvents> {
     this.history.dispose();
     this.modes.dispose();
     this.terminal.dispose();
+  }
+
+  /**
+   * Parse a write from the pump. A keystroke's echo is the one write whose latency someone waits
+   * on, and a subscriber (B2's `pane.output`) needs no parse to be told of it: its nudge leaves
+   * first, and the ~50 µs of parsing happen while it is on its way.
+   */
+  private parse(bytes: Uint8Array, parsed: () => void): void {
+    if (bytes.byteLength <= NUDGE_FIRST_BYTES) {
+      this.emit('nudge');
+      this.history.write(bytes, parsed);
+      return;
+    }
+    this.history.write(bytes, () => {
+      if (!this.disposed) this.emit('nudge');
+      parsed();
+    });
   }
 
   private parsed(): void {
