@@ -65,8 +65,12 @@ export class JournalWriter {
   private dirty = new Map<string, Set<PaneId>>();
   /** Each pane's history as last rendered. */
   private readonly histories = new WeakMap<PaneEntry, Rendered>();
-  /** Flooding panes whose rendering waits (see FLOOD_RENDER_MS). */
-  private deferred = new Set<PaneEntry>();
+  /**
+   * Flooding panes whose rendering waits (see FLOOD_RENDER_MS), by workspace. Ids, not entries: a
+   * pane closed meanwhile must not be kept alive (its terminal and history, ~1 MiB after a flood)
+   * until the next write, when the server gives memory back after closes (src/server/memory/).
+   */
+  private deferred = new Map<string, Set<PaneId>>();
   private writing: Promise<void> | undefined;
   private again = false;
   private lastError: string | undefined;
@@ -79,9 +83,7 @@ export class JournalWriter {
       changed: () => this.soon(),
       output: (workspace, id) => {
         this.outputSince = true;
-        let panes = this.dirty.get(workspace);
-        if (!panes) this.dirty.set(workspace, (panes = new Set()));
-        panes.add(id);
+        addPane(this.dirty, workspace, id);
       },
       bell: () => undefined,
     };
@@ -113,13 +115,13 @@ export class JournalWriter {
     const dirty = this.dirty;
     const deferred = this.deferred;
     this.dirty = new Map();
-    this.deferred = new Set();
+    this.deferred = new Map();
     const at = Date.now();
     for (const ws of this.o.workspaces.all()) {
       for (const e of ws.tiles()) {
         const kept = this.histories.get(e);
         const printed = dirty.get(ws.name)?.has(e.id) ?? false;
-        if (kept?.lines === lines && !printed && !deferred.has(e)) continue;
+        if (kept?.lines === lines && !printed && !deferred.get(ws.name)?.has(e.id)) continue;
         if (!ws.panes.has(e.id)) continue; // closed while an earlier pane was rendered
         if (
           !now &&
@@ -128,7 +130,7 @@ export class JournalWriter {
           at - kept.at < FLOOD_RENDER_MS &&
           scrolledAway(e, kept)
         ) {
-          this.deferred.add(e);
+          addPane(this.deferred, ws.name, e.id);
           continue;
         }
         kept?.mark?.dispose();
@@ -224,4 +226,11 @@ function scrolledAway(e: PaneEntry, kept: Rendered): boolean {
   if (kept.mark === undefined || buffer.active.type !== 'normal') return false;
   if (kept.mark.isDisposed || kept.mark.line < 0) return true;
   return buffer.normal.baseY + buffer.normal.cursorY - kept.mark.line >= kept.lines;
+}
+
+/** Add pane `id` of `workspace` to a map of pane ids by workspace. */
+function addPane(panes: Map<string, Set<PaneId>>, workspace: string, id: PaneId): void {
+  let ids = panes.get(workspace);
+  if (!ids) panes.set(workspace, (ids = new Set()));
+  ids.add(id);
 }
