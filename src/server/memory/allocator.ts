@@ -1,8 +1,4 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-
-/** Where scripts/build-native.js puts the addon, relative to the package root. */
-const ADDON_PATH = join('native', 'build', 'malloc-trim.node');
+import { findNativeBuild } from '../../native-build';
 
 /**
  * Hands the C allocator's free pages back to the system (glibc's malloc_trim, through
@@ -12,7 +8,7 @@ const ADDON_PATH = join('native', 'build', 'malloc-trim.node');
 export type AllocatorTrim = () => boolean;
 
 export function loadAllocatorTrim(): AllocatorTrim | undefined {
-  const file = findAddon();
+  const file = findNativeBuild('malloc-trim.node', [__dirname]);
   if (file === undefined) return undefined;
   const addon: { exports: { trim?: unknown } } = { exports: {} };
   try {
@@ -22,15 +18,4 @@ export function loadAllocatorTrim(): AllocatorTrim | undefined {
   }
   const trim = addon.exports.trim;
   return typeof trim === 'function' ? () => trim() === true : undefined;
-}
-
-/** The package root is a few levels above this file (src/server/memory or dist/server/memory). */
-function findAddon(): string | undefined {
-  let dir = __dirname;
-  for (let level = 0; level < 4; level++) {
-    const candidate = join(dir, ADDON_PATH);
-    if (existsSync(candidate)) return candidate;
-    dir = dirname(dir);
-  }
-  return undefined;
 }

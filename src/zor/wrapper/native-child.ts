@@ -11,15 +11,12 @@
  * is missing or cannot run, `start` says so and the wrapper relays through node-pty as before.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { findNativeBuild } from '../../native-build';
 import type { PtyExit } from '../../pty/pty';
 import type { WindowSize } from './window-size';
-
-/** Where the build puts the relay, under the package root. */
-const RELAY_PATH = join('native', 'build', 'zor-relay');
 
 /**
  * The relay binary, or undefined. `ZOR_RELAY` names one (empty: none, relay through node-pty);
@@ -29,15 +26,7 @@ const RELAY_PATH = join('native', 'build', 'zor-relay');
 export function findRelay(env: NodeJS.ProcessEnv): string | undefined {
   const named = env.ZOR_RELAY;
   if (named !== undefined) return named === '' ? undefined : named;
-  for (const start of [__dirname, dirname(process.argv[1] ?? __dirname)]) {
-    let dir = start;
-    for (let level = 0; level < 4; level++) {
-      const candidate = join(dir, RELAY_PATH);
-      if (existsSync(candidate)) return candidate;
-      dir = dirname(dir);
-    }
-  }
-  return undefined;
+  return findNativeBuild('zor-relay', [__dirname, dirname(process.argv[1] ?? __dirname)]);
 }
 
 export interface NativeStart {
