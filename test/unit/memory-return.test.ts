@@ -1,6 +1,6 @@
 import { MemoryReturn, type MemoryReturnSettings } from '../../src/server/memory/memory-return';
 
-const SETTINGS: MemoryReturnSettings = { quietMs: 500, quietWorkMs: 25, churnMs: 1000 };
+const SETTINGS: MemoryReturnSettings = { quietMs: 500, quietWorkMs: 25 };
 
 /** The parse-work counter, the timers and the releases of one MemoryReturn, stepped by hand. */
 function setup(): {
@@ -59,29 +59,17 @@ describe('the memory return', () => {
     expect(releases).toEqual([120]);
   });
 
-  test('output alone brings a return only after a flood of parse work since the last', () => {
-    const { returner, parse, tick, pending, releases } = setup();
-    parse(999);
-    returner.worked();
-    expect(pending()).toBe(0);
-    parse(1);
-    returner.worked();
-    expect(pending()).toBe(1);
-    tick();
-    expect(releases).toEqual([1000]);
-    parse(500); // counted from the return, not from the start
-    returner.worked();
-    expect(pending()).toBe(0);
-  });
-
-  test('many triggers while one return is pending make one return', () => {
+  test('panes closed while one return is pending make one return; a close after it, another', () => {
     const { returner, parse, tick, pending, releases } = setup();
     returner.freed();
     returner.freed();
     parse(2000);
-    returner.worked();
+    returner.freed();
     expect(pending()).toBe(1);
     while (tick());
     expect(releases).toEqual([2000]);
+    returner.freed();
+    while (tick());
+    expect(releases).toEqual([2000, 2000]);
   });
 });

@@ -16,51 +16,38 @@ export interface MemoryReturnSettings {
   quietMs: number;
   /** Parse time within `quietMs` that still counts as quiet: a spinner's redraws, an echo. */
   quietWorkMs: number;
-  /** Parse time since the last return that makes another due: a flood's worth. */
-  churnMs: number;
 }
 
 /**
- * 500 ms without a flood, after a pane closed or a second of parsing: a return costs 10–50 ms of
- * the event loop (a full collection, then the trim), so it waits for a pause, and comes once per
- * burst of work rather than on a clock.
+ * 500 ms without a flood after panes closed: a return costs 10–50 ms of the event loop (a full
+ * collection, then the trim), so it waits for a pause, and comes once per burst of closes.
  */
-export const MEMORY_RETURN: MemoryReturnSettings = { quietMs: 500, quietWorkMs: 25, churnMs: 1000 };
+export const MEMORY_RETURN: MemoryReturnSettings = { quietMs: 500, quietWorkMs: 25 };
 
 /** From the collection to the trim: time for V8's background sweep of dead ArrayBuffers. */
 const SWEEP_WAIT_MS = 100;
 
 /**
- * When to give memory back. A pane's output goes through many short-lived buffers, and a closed
- * pane leaves its terminal and history behind as garbage; V8 collects that only when it next needs
- * room, and glibc keeps the freed pages after that. So a server that flooded 40 panes and closed
- * them sat at ~200 MiB resident with 15 MiB of live heap (docs/benchmarks.md, B10). This asks for
- * a collection and a trim once the server goes quiet after such work: after a pane closed, or
- * after a second of parsing since the last return, as soon as parsing has stopped for `quietMs`.
+ * When to give memory back. A closed pane leaves its terminal and history behind as garbage (~1
+ * MiB after a flood); V8 collects that only when it next needs room, and glibc keeps the freed
+ * pages after that. So a server that flooded 40 panes and closed them sat at ~200 MiB resident
+ * with 15 MiB of live heap (docs/benchmarks.md, B10). This asks for a collection and a trim once
+ * the server goes quiet after panes closed: as soon as parsing has (nearly) stopped for `quietMs`.
+ *
+ * Not after a flood in panes that stay: what it leaves is mostly live (the history), and giving
+ * the rest back made the next flood pay to take it again (B1: about 5 % in alternating runs).
  * Pure logic: the clock, the timer and the release are injected.
  */
 export class MemoryReturn {
   private armed = false;
-  private workAtReturn: number;
 
   constructor(
     private readonly deps: MemoryReturnDeps,
     private readonly settings: MemoryReturnSettings = MEMORY_RETURN,
-  ) {
-    this.workAtReturn = deps.work();
-  }
+  ) {}
 
   /** Much was just let go (a pane closed): give it back once the server is quiet. */
   freed(): void {
-    this.arm();
-  }
-
-  /** Output was parsed: a return is due once enough parse work has gone by since the last one. */
-  worked(): void {
-    if (!this.armed && this.deps.work() - this.workAtReturn >= this.settings.churnMs) this.arm();
-  }
-
-  private arm(): void {
     if (this.armed) return;
     this.armed = true;
     this.waitForQuiet();
@@ -75,14 +62,12 @@ export class MemoryReturn {
       }
       this.armed = false;
       this.deps.release();
-      this.workAtReturn = this.deps.work();
     });
   }
 }
 
 /**
- * The server's memory return: armed by the bus (a pane closed; output nudges, which come at most
- * every 250 ms a pane, check the parse work), releasing with a full collection when node runs with
+ * The server's memory return: armed by the bus's `pane.closed`, releasing with a full collection when node runs with
  * `--expose-gc` (the server does: SERVER_NODE_OPTIONS) and the allocator trim where it was built.
  * Each return is one line of the server log.
  */
@@ -113,7 +98,6 @@ export function startMemoryReturn(bus: EventBus, work: () => number, log: Logger
   });
   bus.listen((e) => {
     if (e.type === 'pane.closed') returner.freed();
-    else if (e.type === 'pane.output') returner.worked();
   });
   return returner;
 }
