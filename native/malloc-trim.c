@@ -7,7 +7,7 @@
  * 40 panes and closed them stayed at ~200 MiB resident with 15 MiB of live heap (docs/benchmarks.md,
  * B10). glibc gives back only the top of its heap by itself; malloc_trim also releases free pages
  * in the middle. Node has no binding for it, hence this file. The server calls it when it goes
- * quiet after heavy work (src/server/memory/memory-return.ts).
+ * quiet after panes closed (src/server/memory/memory-return.ts).
  *
  * Built by scripts/build-native.js against Node's own headers (N-API, so one build serves every
  * Node version); where it cannot be built (no compiler, no glibc) the server runs without it.

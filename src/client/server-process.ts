@@ -9,9 +9,9 @@ export function serverEntry(): string {
 }
 
 /**
- * `gc()` for the server's memory return: a server that goes quiet after a flood or a pane's close
- * collects its garbage then and hands the pages back (src/server/memory/memory-return.ts), where
- * V8 alone would keep them until it next needed room.
+ * `gc()` for the server's memory return: a server that goes quiet after panes closed collects
+ * their garbage then and hands the pages back (src/server/memory/memory-return.ts), where V8 alone
+ * would keep them until it next needed room.
  */
 const EXPOSE_GC = '--expose-gc';
 

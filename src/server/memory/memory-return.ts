@@ -67,11 +67,11 @@ export class MemoryReturn {
 }
 
 /**
- * The server's memory return: armed by the bus's `pane.closed`, releasing with a full collection when node runs with
- * `--expose-gc` (the server does: SERVER_NODE_OPTIONS) and the allocator trim where it was built.
- * Each return is one line of the server log.
+ * The server's memory return: armed by the bus's `pane.closed`; it releases with a full collection
+ * when node runs with `--expose-gc` (the server does: SERVER_NODE_OPTIONS) and the allocator trim
+ * where it was built. Each return is one line of the server log.
  */
-export function startMemoryReturn(bus: EventBus, work: () => number, log: Logger): MemoryReturn {
+export function startMemoryReturn(bus: EventBus, work: () => number, log: Logger): void {
   const trim: AllocatorTrim | undefined = loadAllocatorTrim();
   const collect = (globalThis as { gc?: () => void }).gc;
   const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
@@ -99,5 +99,4 @@ export function startMemoryReturn(bus: EventBus, work: () => number, log: Logger
   bus.listen((e) => {
     if (e.type === 'pane.closed') returner.freed();
   });
-  return returner;
 }
