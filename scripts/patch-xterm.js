@@ -37,12 +37,21 @@ const copyFill = (to, from, sep) => FILL.map((f) => `${to}.${f}=${from}.${f}`).j
 const raise = (cell, to = `${cell}+1`) => `${to}>this.${DIRTY}&&(this.${DIRTY}=${to})`;
 
 /**
- * InputHandler.print's ASCII run (edit 3), in the names the minified build gives print's locals:
- * the code points, the run's bounds, the code and join-state variables, the row, the attributes
- * and the width. `off` are the locals that must all be falsy (charset, screen reader, insert mode).
- * It prints the leading run and leaves `_fuxV` at the first character the general loop must see;
- * the join state after a run is that of its last character, as the loop would leave it.
+ * Edit 3, InputHandler.print's ASCII run, in the names the minified build gives print's locals:
+ * the code points, the run's bounds, the general loop's index, the code and join-state variables,
+ * the row, the attributes and the width. `off` are the locals that must all be falsy (charset,
+ * screen reader, insert mode). The run is printed before the general loop, which then starts at
+ * `_fuxV`, the first character it must see; the join state after a run is that of its last
+ * character, as the loop would leave it.
  */
+function asciiRunEdit(v, off) {
+  const loop = (start) => `for(let ${v.loop}=${start};${v.loop}<${v.end};++${v.loop}){`;
+  return {
+    from: `let ${v.join}=this._parser.precedingJoinState;${loop(v.start)}`,
+    to: asciiRun(v, off) + loop('_fuxV'),
+  };
+}
+
 function asciiRun(v, off) {
   return (
     `let ${v.join}=this._parser.precedingJoinState,_fuxV=${v.start};` +
@@ -118,14 +127,10 @@ const PATCHES = [
         from: 'copyCellsFrom(e,t,s,i,r){const n=e._data;',
         to: `copyCellsFrom(e,t,s,i,r){${raise('s', 's+i')};const n=e._data;`,
       },
-      {
-        from: 'let g=this._parser.precedingJoinState;for(let v=t;v<s;++v){',
-        to:
-          asciiRun(
-            { start: 't', end: 's', data: 'e', code: 'i', join: 'g', line: '_', attr: 'f', cols: 'a' },
-            ['n', 'o', 'd'],
-          ) + 'for(let v=_fuxV;v<s;++v){',
-      },
+      asciiRunEdit(
+        { start: 't', end: 's', loop: 'v', data: 'e', code: 'i', join: 'g', line: '_', attr: 'f', cols: 'a' },
+        ['n', 'o', 'd'],
+      ),
     ],
   },
   {
@@ -187,14 +192,10 @@ const PATCHES = [
         from: 'copyCellsFrom(t,e,r,i,s){let a=t._data;',
         to: `copyCellsFrom(t,e,r,i,s){${raise('r', 'r+i')};let a=t._data;`,
       },
-      {
-        from: 'let v=this._parser.precedingJoinState;for(let _=r;_<i;++_){',
-        to:
-          asciiRun(
-            { start: 'r', end: 'i', data: 'e', code: 's', join: 'v', line: 'x', attr: 'h', cols: 'u' },
-            ['l', 'c', 'o'],
-          ) + 'for(let _=_fuxV;_<i;++_){',
-      },
+      asciiRunEdit(
+        { start: 'r', end: 'i', loop: '_', data: 'e', code: 's', join: 'v', line: 'x', attr: 'h', cols: 'u' },
+        ['l', 'c', 'o'],
+      ),
     ],
   },
 ];

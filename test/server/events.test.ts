@@ -78,22 +78,12 @@ describe('events', () => {
     const { id } = await fux.new.mutate({ argv: ['cat'] });
     const screens: string[] = [];
     let typed = '';
-    let started!: () => void;
-    const ready = new Promise<void>((r) => (started = r));
-    const sub = fux.subscribe.subscribe(
-      { events: ['pane.output'] },
-      {
-        onStarted: () => started(),
-        onData: (e) => {
-          if ((e as FuxEvent).type !== 'pane.output' || (e as { id: number }).id !== id) return;
-          const expected = typed;
-          void fux.capture
-            .query({ id })
-            .then(({ text }) => screens.push(text.includes(expected) ? 'ok' : text));
-        },
-      },
-    );
-    await ready;
+    const s = collect(fux, { events: ['pane.output'] }, (e) => {
+      if (e.type !== 'pane.output' || e.id !== id) return;
+      const expected = typed;
+      void fux.capture.query({ id }).then(({ text }) => screens.push(text.includes(expected) ? 'ok' : text));
+    });
+    await s.ready;
     for (let i = 0; i < 5; i++) {
       typed += `k${i}`;
       const seen = screens.length;
@@ -102,8 +92,8 @@ describe('events', () => {
       // Past the nudge's 250 ms cap, so the next key's nudge is sent at once again.
       await new Promise((r) => setTimeout(r, 300));
     }
-    sub.unsubscribe();
-    expect(screens.filter((s) => s !== 'ok')).toEqual([]);
+    s.stop();
+    expect(screens.filter((screen) => screen !== 'ok')).toEqual([]);
     expect(screens.length).toBeGreaterThanOrEqual(5);
   });
 
