@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { runMs } from './lib/cpu-time';
 import { FuxEventStream } from './lib/fux-events';
 import { FuxServer } from './lib/fux-server';
 import {
@@ -77,6 +78,7 @@ async function run(options: BenchOptions): Promise<Section> {
   const fux = await FuxServer.start();
   const tmux = await TmuxServer.start({ historyLimit: 10_000, cols: 200, rows: 50 });
   const samples = { fux: [] as number[], tmux: [] as number[], floor: [] as number[] };
+  const cpu = { fux: new KeystrokeCpu(), tmux: new KeystrokeCpu(), floor: new KeystrokeCpu() };
   let relay: ChildProcess | undefined;
   try {
     const conn = await fux.connect();
@@ -85,14 +87,20 @@ async function run(options: BenchOptions): Promise<Section> {
     const floorSocket = path.join(fux.home, 'floor.sock');
     relay = await startRelayServer(floorSocket, PANES, 200, 50);
     const floor = await floorEchoTarget(floorSocket, PANES);
-    const sides: { name: keyof typeof samples; target: EchoTarget }[] = [
-      { name: 'fux', target: await fuxEchoTarget(conn, events, PANES, fux.home) },
-      { name: 'tmux', target: tmuxTarget },
-      { name: 'floor', target: floor },
+    const sides: { name: keyof typeof samples; target: EchoTarget; processes: ProcessesOnPath }[] = [
+      {
+        name: 'fux',
+        target: await fuxEchoTarget(conn, events, PANES, fux.home),
+        processes: { server: fux.pid, clients: [] },
+      },
+      { name: 'tmux', target: tmuxTarget, processes: { server: tmux.pid, clients: [control.pid] } },
+      { name: 'floor', target: floor, processes: { server: relay.pid, clients: [] } },
     ];
     for (let r = 0; r < rounds; r++) {
-      for (const { name, target } of r % 2 ? [...sides].reverse() : sides) {
+      for (const { name, target, processes } of r % 2 ? [...sides].reverse() : sides) {
+        const before = cpuOnPath(processes);
         const latencies = await measureEcho(target, perRound);
+        cpu[name].add(before, cpuOnPath(processes), perRound + PANES);
         samples[name].push(...latencies);
         options.log(`B2 round ${r + 1}/${rounds} ${name}: p50 ${formatMs(percentile(latencies, 50))}`);
       }
@@ -121,6 +129,12 @@ async function run(options: BenchOptions): Promise<Section> {
       target,
     ];
   };
+  const cpuRow = (name: keyof typeof cpu): string[] => {
+    const { server, client } = cpu[name].perKeystroke();
+    const total = server + client;
+    const tmuxTotal = cpu.tmux.perKeystroke().server + cpu.tmux.perKeystroke().client;
+    return [name, formatUs(server), formatUs(client), formatUs(total), formatRatio(total / tmuxTotal)];
+  };
   const p50 = percentile(samples.fux, 50);
   const p99 = percentile(samples.fux, 99);
   const tmuxP50 = percentile(samples.tmux, 50);
@@ -143,6 +157,12 @@ async function run(options: BenchOptions): Promise<Section> {
           row('max', 100, ''),
         ],
       },
+      {
+        title:
+          "CPU per keystroke: what each side's processes spent on a CPU during its rounds, over its keystrokes (warm-ups included). fux's server includes the agent detector's probes of its panes, which tmux and the floor do not have",
+        head: ['side', 'server', 'client (this process, and `tmux -C`)', 'total', "total / tmux's"],
+        rows: [cpuRow('fux'), cpuRow('tmux'), cpuRow('floor')],
+      },
       ...parts,
     ],
     verdicts: [
@@ -154,6 +174,48 @@ async function run(options: BenchOptions): Promise<Section> {
       { target: 'p99 ≤ 2 ms', measured: formatMs(p99), met: p99 <= 2 },
     ],
   };
+}
+
+/** The processes a side's keystroke runs through besides this one: its server, and any client process. */
+interface ProcessesOnPath {
+  server: number | undefined;
+  clients: (number | undefined)[];
+}
+
+interface CpuReading {
+  /** The server's threads' time on a CPU, ms. */
+  server: number;
+  /** This process's CPU and the client processes', ms. */
+  client: number;
+}
+
+function cpuOnPath({ server, clients }: ProcessesOnPath): CpuReading {
+  const own = process.cpuUsage();
+  let client = (own.user + own.system) / 1000;
+  for (const pid of clients) if (pid !== undefined) client += runMs(pid);
+  return { server: server === undefined ? Number.NaN : runMs(server), client };
+}
+
+/** A side's CPU over its rounds, and the keystrokes it was spent on. */
+class KeystrokeCpu {
+  private server = 0;
+  private client = 0;
+  private keystrokes = 0;
+
+  add(before: CpuReading, after: CpuReading, keystrokes: number): void {
+    this.server += after.server - before.server;
+    this.client += after.client - before.client;
+    this.keystrokes += keystrokes;
+  }
+
+  /** Mean CPU per keystroke, in ms. */
+  perKeystroke(): CpuReading {
+    return { server: this.server / this.keystrokes, client: this.client / this.keystrokes };
+  }
+}
+
+function formatUs(ms: number): string {
+  return `${Math.round(ms * 1000)} µs`;
 }
 
 export const keystrokeEcho: Benchmark = { id: 'B2', title: 'keystroke echo', run };

@@ -63,6 +63,11 @@ export class TmuxControl {
     return control;
   }
 
+  /** The control client's process (`tmux -C`), whose CPU is part of what a keystroke costs. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   /** Send one command line; resolves with its output lines, rejects on `%error`. */
   command(line: string): Promise<string[]> {
     if (this.exited) return Promise.reject(this.exited);
