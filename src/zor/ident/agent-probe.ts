@@ -95,15 +95,20 @@ export class AgentProbe {
     return this.current;
   }
 
-  /** When the next tick is due: 100 ms during a hold, 300 ms while identified, 500 ms otherwise. */
+  /** Whether the first tick, which probes at once, has run. */
+  get ticked(): boolean {
+    return this.started;
+  }
+
+  /** The time between ticks: 100 ms during a hold, 300 ms while identified, 500 ms otherwise. */
+  tickInterval(holdPending: boolean): number {
+    if (holdPending) return this.config.holdTickMs;
+    return this.current !== undefined ? this.config.identifiedTickMs : this.config.unidentifiedTickMs;
+  }
+
+  /** When the next tick is due: at once before the first, then one interval after the last. */
   nextTickAt(holdPending: boolean): number {
-    if (!this.started) return this.lastTick;
-    const interval = holdPending
-      ? this.config.holdTickMs
-      : this.current !== undefined
-        ? this.config.identifiedTickMs
-        : this.config.unidentifiedTickMs;
-    return this.lastTick + interval;
+    return this.started ? this.lastTick + this.tickInterval(holdPending) : this.lastTick;
   }
 
   tick(now: number, input: TickInput): ProbeEvent[] {
@@ -117,7 +122,8 @@ export class AgentProbe {
       if (pgidChanged) this.acquisitionStart = now;
       else if (input.screenChanged && !this.acquiring(now)) this.acquisitionStart = now;
     }
-    if (!(first || pgidChanged || this.exitReported || this.probeDue(now, pgid))) return [];
+    if (!(first || pgidChanged || this.exitReported || this.probeDue(now, pgid, input.holdPending)))
+      return [];
     this.lastProbe = now;
     return this.probe(pgid ?? this.options.child);
   }
@@ -126,17 +132,22 @@ export class AgentProbe {
     return this.acquisitionStart !== undefined && now - this.acquisitionStart < this.config.acquisitionMs;
   }
 
-  private probeDue(now: number, pgid: number | undefined): boolean {
+  private probeDue(now: number, pgid: number | undefined, holdPending: boolean): boolean {
+    // Probes happen on ticks, so a probe is due on the tick nearest its time. Ticks may fall a little
+    // short of a whole interval apart (a caller that puts them on a shared beat, timers firing at
+    // different lateness), and a probe that just missed its time would otherwise wait a whole tick.
     const sinceProbe = now - this.lastProbe;
-    if (this.current !== undefined && sinceProbe >= this.config.reprobeMs) return true;
-    if (pgid === undefined && sinceProbe >= this.config.noGroupReprobeMs) return true;
+    const halfTick = this.tickInterval(holdPending) / 2;
+    const after = (ms: number): boolean => sinceProbe >= ms - halfTick;
+    if (this.current !== undefined && after(this.config.reprobeMs)) return true;
+    if (pgid === undefined && after(this.config.noGroupReprobeMs)) return true;
     if (this.current === undefined && this.acquiring(now)) {
       const intoWindow = now - this.acquisitionStart!;
-      const every =
+      return after(
         intoWindow < this.config.acquisitionFastPhaseMs
           ? this.config.acquisitionFastEveryMs
-          : this.config.acquisitionSlowEveryMs;
-      return sinceProbe >= every;
+          : this.config.acquisitionSlowEveryMs,
+      );
     }
     return false;
   }
