@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { runMs } from './lib/cpu-time';
 import { FuxEventStream } from './lib/fux-events';
 import { FuxServer } from './lib/fux-server';
 import {
@@ -13,6 +12,7 @@ import {
   type EchoTarget,
 } from './lib/echo';
 import { startRelayServer } from './lib/floor-programs';
+import { KeystrokeCpu, keystrokeCpuRow, type ProcessesOnPath } from './lib/keystroke-cpu';
 import { ptyEchoTimes } from './lib/pty-echo';
 import type { Benchmark, BenchOptions, Section, Table } from './lib/report';
 import { formatMs, formatRatio, percentile } from './lib/stats';
@@ -98,9 +98,9 @@ async function run(options: BenchOptions): Promise<Section> {
     ];
     for (let r = 0; r < rounds; r++) {
       for (const { name, target, processes } of r % 2 ? [...sides].reverse() : sides) {
-        const before = cpuOnPath(processes);
-        const latencies = await measureEcho(target, perRound);
-        cpu[name].add(before, cpuOnPath(processes), perRound + PANES);
+        const latencies = await cpu[name].over(processes, perRound + PANES, () =>
+          measureEcho(target, perRound),
+        );
         samples[name].push(...latencies);
         options.log(`B2 round ${r + 1}/${rounds} ${name}: p50 ${formatMs(percentile(latencies, 50))}`);
       }
@@ -129,12 +129,7 @@ async function run(options: BenchOptions): Promise<Section> {
       target,
     ];
   };
-  const cpuRow = (name: keyof typeof cpu): string[] => {
-    const { server, client } = cpu[name].perKeystroke();
-    const total = server + client;
-    const tmuxTotal = cpu.tmux.perKeystroke().server + cpu.tmux.perKeystroke().client;
-    return [name, formatUs(server), formatUs(client), formatUs(total), formatRatio(total / tmuxTotal)];
-  };
+  const cpuRow = (name: keyof typeof cpu): string[] => keystrokeCpuRow(name, cpu[name], cpu.tmux);
   const p50 = percentile(samples.fux, 50);
   const p99 = percentile(samples.fux, 99);
   const tmuxP50 = percentile(samples.tmux, 50);
@@ -174,48 +169,6 @@ async function run(options: BenchOptions): Promise<Section> {
       { target: 'p99 ≤ 2 ms', measured: formatMs(p99), met: p99 <= 2 },
     ],
   };
-}
-
-/** The processes a side's keystroke runs through besides this one: its server, and any client process. */
-interface ProcessesOnPath {
-  server: number | undefined;
-  clients: (number | undefined)[];
-}
-
-interface CpuReading {
-  /** The server's threads' time on a CPU, ms. */
-  server: number;
-  /** This process's CPU and the client processes', ms. */
-  client: number;
-}
-
-function cpuOnPath({ server, clients }: ProcessesOnPath): CpuReading {
-  const own = process.cpuUsage();
-  let client = (own.user + own.system) / 1000;
-  for (const pid of clients) if (pid !== undefined) client += runMs(pid);
-  return { server: server === undefined ? Number.NaN : runMs(server), client };
-}
-
-/** A side's CPU over its rounds, and the keystrokes it was spent on. */
-class KeystrokeCpu {
-  private server = 0;
-  private client = 0;
-  private keystrokes = 0;
-
-  add(before: CpuReading, after: CpuReading, keystrokes: number): void {
-    this.server += after.server - before.server;
-    this.client += after.client - before.client;
-    this.keystrokes += keystrokes;
-  }
-
-  /** Mean CPU per keystroke, in ms. */
-  perKeystroke(): CpuReading {
-    return { server: this.server / this.keystrokes, client: this.client / this.keystrokes };
-  }
-}
-
-function formatUs(ms: number): string {
-  return `${Math.round(ms * 1000)} µs`;
 }
 
 export const keystrokeEcho: Benchmark = { id: 'B2', title: 'keystroke echo', run };

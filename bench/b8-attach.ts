@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import * as pty from 'node-pty';
 import { oneProcess, relayClient, startRelayServer } from './lib/floor-programs';
 import { FuxServer } from './lib/fux-server';
+import { KeystrokeCpu, keystrokeCpuRow } from './lib/keystroke-cpu';
 import { fuxBin, tmuxBin } from './lib/repo';
 import type { Benchmark, BenchOptions, Section } from './lib/report';
 import { formatMs, formatRatio, median, percentile } from './lib/stats';
@@ -167,12 +168,25 @@ async function run(options: BenchOptions): Promise<Section> {
     const tmuxEcho: number[] = [];
     const twoEcho: number[] = [];
     const oneEcho: number[] = [];
+    // The processes on each side's path besides the bench (the outer terminal): its server and client.
+    const sides = [
+      { echo: fuxEcho, term: fuxTerm, name: 'fux', server: server.pid },
+      { echo: tmuxEcho, term: tmuxTerm, name: 'tmux', server: tmux.pid },
+      { echo: twoEcho, term: twoTerm, name: 'the two-process floor', server: relay.pid },
+      { echo: oneEcho, term: oneTerm, name: 'the one-process floor', server: undefined },
+    ].map((side) => ({ ...side, cpu: new KeystrokeCpu() }));
     for (let round = 0; round < 2; round++) {
-      fuxEcho.push(...(await echoTimes(fuxTerm, echoes / 2, 'fux')));
-      tmuxEcho.push(...(await echoTimes(tmuxTerm, echoes / 2, 'tmux')));
-      twoEcho.push(...(await echoTimes(twoTerm, echoes / 2, 'the two-process floor')));
-      oneEcho.push(...(await echoTimes(oneTerm, echoes / 2, 'the one-process floor')));
+      for (const { echo, term, name, server: pid, cpu } of sides) {
+        const processes = { server: pid ?? term.term.pid, clients: pid === undefined ? [] : [term.term.pid] };
+        echo.push(...(await cpu.over(processes, echoes / 2, () => echoTimes(term, echoes / 2, name))));
+      }
     }
+    const [fuxCpu, tmuxCpu, twoCpu, oneCpu] = sides.map((side) => side.cpu) as [
+      KeystrokeCpu,
+      KeystrokeCpu,
+      KeystrokeCpu,
+      KeystrokeCpu,
+    ];
     for (const t of [fuxTerm, tmuxTerm, twoTerm, oneTerm]) t.kill();
 
     // A screen's worth: every row's text plus the cursor move that starts it (a full plain repaint).
@@ -216,6 +230,17 @@ async function run(options: BenchOptions): Promise<Section> {
               '',
             ],
             ['fux / two-process floor (p50)', formatRatio(median(fuxEcho) / median(twoEcho)), ''],
+          ],
+        },
+        {
+          title:
+            "CPU per keystroke of each side's echo: what its processes spent on a CPU while it was typed into (the one-process floor has only a server; the bench, the outer terminal, is in every side's client column)",
+          head: ['side', 'server', 'client (the attach client, and this process)', 'total', "total / tmux's"],
+          rows: [
+            keystrokeCpuRow('fux', fuxCpu, tmuxCpu),
+            keystrokeCpuRow('tmux', tmuxCpu, tmuxCpu),
+            keystrokeCpuRow('floor, two processes', twoCpu, tmuxCpu),
+            keystrokeCpuRow('floor, one process', oneCpu, tmuxCpu),
           ],
         },
       ],
