@@ -12,20 +12,26 @@ export function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1000;
 }
 
+/** Per process, each thread's time on a CPU when last read, in ns: a thread that ends keeps its count. */
+const threadTimes = new Map<number, Map<string, number>>();
+
 /**
  * The time a process's threads have spent on a CPU so far, in ms, to the nanosecond: the first
  * field of each /proc/PID/task/TID/schedstat, summed. For a few hundred keystrokes, whose cost is
- * a fraction of a millisecond each, where stat's clock ticks (10 ms) are too coarse. Threads that
- * ended before the call are not counted, so take it of long-lived processes only (servers).
+ * a fraction of a millisecond each, where stat's clock ticks (10 ms) are too coarse. A thread that
+ * ends between two calls counts with what it had at the first (its last moments are lost).
  */
 export function runMs(pid: number): number {
-  let ns = 0;
+  let threads = threadTimes.get(pid);
+  if (threads === undefined) threadTimes.set(pid, (threads = new Map()));
   for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
     try {
-      ns += Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      threads.set(tid, Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
     } catch {
       // The thread ended between the listing and the read.
     }
   }
+  let ns = 0;
+  for (const time of threads.values()) ns += time;
   return ns / 1e6;
 }
