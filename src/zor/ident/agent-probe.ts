@@ -95,20 +95,15 @@ export class AgentProbe {
     return this.current;
   }
 
-  /** Whether the first tick, which probes at once, has run. */
-  get ticked(): boolean {
-    return this.started;
-  }
-
-  /** The time between ticks: 100 ms during a hold, 300 ms while identified, 500 ms otherwise. */
-  tickInterval(holdPending: boolean): number {
-    if (holdPending) return this.config.holdTickMs;
-    return this.current !== undefined ? this.config.identifiedTickMs : this.config.unidentifiedTickMs;
-  }
-
-  /** When the next tick is due: at once before the first, then one interval after the last. */
+  /** When the next tick is due: 100 ms during a hold, 300 ms while identified, 500 ms otherwise. */
   nextTickAt(holdPending: boolean): number {
-    return this.started ? this.lastTick + this.tickInterval(holdPending) : this.lastTick;
+    if (!this.started) return this.lastTick;
+    const interval = holdPending
+      ? this.config.holdTickMs
+      : this.current !== undefined
+        ? this.config.identifiedTickMs
+        : this.config.unidentifiedTickMs;
+    return this.lastTick + interval;
   }
 
   tick(now: number, input: TickInput): ProbeEvent[] {
@@ -122,8 +117,7 @@ export class AgentProbe {
       if (pgidChanged) this.acquisitionStart = now;
       else if (input.screenChanged && !this.acquiring(now)) this.acquisitionStart = now;
     }
-    if (!(first || pgidChanged || this.exitReported || this.probeDue(now, pgid, input.holdPending)))
-      return [];
+    if (!(first || pgidChanged || this.exitReported || this.probeDue(now, pgid))) return [];
     this.lastProbe = now;
     return this.probe(pgid ?? this.options.child);
   }
@@ -132,22 +126,17 @@ export class AgentProbe {
     return this.acquisitionStart !== undefined && now - this.acquisitionStart < this.config.acquisitionMs;
   }
 
-  private probeDue(now: number, pgid: number | undefined, holdPending: boolean): boolean {
-    // Probes happen on ticks, so a probe is due on the tick nearest its time. Ticks may fall a little
-    // short of a whole interval apart (a caller that puts them on a shared beat, timers firing at
-    // different lateness), and a probe that just missed its time would otherwise wait a whole tick.
+  private probeDue(now: number, pgid: number | undefined): boolean {
     const sinceProbe = now - this.lastProbe;
-    const halfTick = this.tickInterval(holdPending) / 2;
-    const after = (ms: number): boolean => sinceProbe >= ms - halfTick;
-    if (this.current !== undefined && after(this.config.reprobeMs)) return true;
-    if (pgid === undefined && after(this.config.noGroupReprobeMs)) return true;
+    if (this.current !== undefined && sinceProbe >= this.config.reprobeMs) return true;
+    if (pgid === undefined && sinceProbe >= this.config.noGroupReprobeMs) return true;
     if (this.current === undefined && this.acquiring(now)) {
       const intoWindow = now - this.acquisitionStart!;
-      return after(
+      const every =
         intoWindow < this.config.acquisitionFastPhaseMs
           ? this.config.acquisitionFastEveryMs
-          : this.config.acquisitionSlowEveryMs,
-      );
+          : this.config.acquisitionSlowEveryMs;
+      return sinceProbe >= every;
     }
     return false;
   }
