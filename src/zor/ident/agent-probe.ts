@@ -151,7 +151,7 @@ export class AgentProbe {
         : identify({ leader: pgid, processes: [leader] }, sets, this.resolvePath);
     let job: Job | undefined;
     if (found === undefined) {
-      job = table.job(child, pgid);
+      job = table.job(child, pgid, leader);
       found = identify(job, sets, this.resolvePath);
       if (found === undefined && job.processes.length === 0 && this.options.fallbackAgent !== undefined) {
         found = { agent: this.options.fallbackAgent, pid: child };

@@ -74,7 +74,7 @@ export class LinuxProcTable implements ProcessTable {
     return process?.pgrp === pgid ? process : undefined;
   }
 
-  job(child: number, pgid: number): Job {
+  job(child: number, pgid: number, leader?: ProcessInfo): Job {
     const processes: ProcessInfo[] = [];
     const seen = new Set<number>();
     const queue = [pgid, child];
@@ -82,7 +82,8 @@ export class LinuxProcTable implements ProcessTable {
       const pid = queue.shift()!;
       if (seen.has(pid)) continue;
       seen.add(pid);
-      const process = this.process(pid);
+      // The leader the probe has just read (five /proc reads) is not read again.
+      const process = pid === pgid && leader?.pid === pgid ? leader : this.process(pid);
       if (process === undefined) continue;
       if (process.pgrp === pgid) processes.push(process);
       const children = this.children(pid);

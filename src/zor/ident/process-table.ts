@@ -33,6 +33,10 @@ export interface ProcessTable {
   foregroundPgid(child: number): number | undefined;
   /** The group's leader alone: the cheap lookup tried before a full listing. */
   leader(pgid: number): ProcessInfo | undefined;
-  /** Every process in group `pgid` reachable from `child` or the leader; empty when the listing fails. */
-  job(child: number, pgid: number): Job;
+  /**
+   * Every process in group `pgid` reachable from `child` or the leader; empty when the listing
+   * fails. `leader`, when given, is the group's leader as `leader(pgid)` has just read it: a table
+   * that reads process by process need not read it again.
+   */
+  job(child: number, pgid: number, leader?: ProcessInfo): Job;
 }

@@ -71,6 +71,8 @@ describe('tick cadence', () => {
     table.foreground(30, proc(30, 'sh', ['sh', 'wrapper.sh']), proc(31, 'claude', ['claude']));
     probe.tick(300, quiet);
     expect(table.jobReads).toBe(1);
+    // The listing is given the leader just read, so a table need not read it twice.
+    expect(table.jobLeader).toMatchObject({ pid: 30, comm: 'sh' });
   });
 });
 

@@ -95,6 +95,28 @@ describe('LinuxProcTable over a fake /proc with children files', () => {
     expect(fake.leader(21)).toBeUndefined();
     expect(fake.foregroundPgid(10)).toBe(10);
   });
+
+  it('lists the leader it is given as it is, and reads the others', () => {
+    const root = join(scratch, 'fakeproc2');
+    const write = (pid: number, comm: string, pgrp: number, children: number[] = []) => {
+      mkdirSync(join(root, String(pid), 'task', String(pid)), { recursive: true });
+      writeFileSync(join(root, String(pid), 'stat'), `${pid} (${comm}) S 1 ${pgrp} 10 34816 ${pgrp} 0 0`);
+      writeFileSync(join(root, String(pid), 'cmdline'), `${comm}\0`);
+      writeFileSync(
+        join(root, String(pid), 'task', String(pid), 'children'),
+        children.map((c) => `${c} `).join(''),
+      );
+    };
+    write(20, 'sh', 20, [21]);
+    write(21, 'claude', 20);
+    const fake = new LinuxProcTable(root);
+    const leader = fake.leader(20)!;
+    const job = fake.job(20, 20, leader);
+    expect(job.processes[0]).toBe(leader);
+    expect(job.processes.map((p) => p.comm)).toEqual(['sh', 'claude']);
+    // A leader of another group is not taken for this one's.
+    expect(fake.job(20, 20, { ...leader, pid: 99 }).processes[0]).not.toBe(leader);
+  });
 });
 
 onLinux('LinuxProcTable over the real /proc', () => {

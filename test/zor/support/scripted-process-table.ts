@@ -10,6 +10,8 @@ export class ScriptedProcessTable implements ProcessTable {
   pgidReads = 0;
   leaderReads = 0;
   jobReads = 0;
+  /** The leader the last job listing was given, if any. */
+  jobLeader: ProcessInfo | undefined;
 
   constructor(pgid: number | undefined, processes: ProcessInfo[] = []) {
     this.pgid = pgid;
@@ -32,8 +34,9 @@ export class ScriptedProcessTable implements ProcessTable {
     return this.processes.find((process) => process.pid === pgid && process.pgrp === pgid);
   }
 
-  job(_child: number, pgid: number): Job {
+  job(_child: number, pgid: number, leader?: ProcessInfo): Job {
     this.jobReads++;
+    this.jobLeader = leader;
     return { leader: pgid, processes: this.processes.filter((process) => process.pgrp === pgid) };
   }
 
