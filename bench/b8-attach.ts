@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import * as pty from 'node-pty';
 import { oneProcess, relayClient, startRelayServer } from './lib/floor-programs';
 import { FuxServer } from './lib/fux-server';
-import { KeystrokeCpu, keystrokeCpuRow } from './lib/keystroke-cpu';
+import { KeystrokeCpu, keystrokeCpuRow, type ProcessesOnPath } from './lib/keystroke-cpu';
 import { fuxBin, tmuxBin } from './lib/repo';
 import type { Benchmark, BenchOptions, Section } from './lib/report';
 import { formatMs, formatRatio, median, percentile } from './lib/stats';
@@ -168,25 +168,39 @@ async function run(options: BenchOptions): Promise<Section> {
     const tmuxEcho: number[] = [];
     const twoEcho: number[] = [];
     const oneEcho: number[] = [];
+    const fuxCpu = new KeystrokeCpu();
+    const tmuxCpu = new KeystrokeCpu();
+    const twoCpu = new KeystrokeCpu();
+    const oneCpu = new KeystrokeCpu();
     // The processes on each side's path besides the bench (the outer terminal): its server and client.
+    const onPath = (server: number | undefined, client: OuterTerminal): ProcessesOnPath => ({
+      server,
+      clients: [client.term.pid],
+    });
     const sides = [
-      { echo: fuxEcho, term: fuxTerm, name: 'fux', server: server.pid },
-      { echo: tmuxEcho, term: tmuxTerm, name: 'tmux', server: tmux.pid },
-      { echo: twoEcho, term: twoTerm, name: 'the two-process floor', server: relay.pid },
-      { echo: oneEcho, term: oneTerm, name: 'the one-process floor', server: undefined },
-    ].map((side) => ({ ...side, cpu: new KeystrokeCpu() }));
+      { echo: fuxEcho, term: fuxTerm, name: 'fux', cpu: fuxCpu, processes: onPath(server.pid, fuxTerm) },
+      { echo: tmuxEcho, term: tmuxTerm, name: 'tmux', cpu: tmuxCpu, processes: onPath(tmux.pid, tmuxTerm) },
+      {
+        echo: twoEcho,
+        term: twoTerm,
+        name: 'the two-process floor',
+        cpu: twoCpu,
+        processes: onPath(relay.pid, twoTerm),
+      },
+      // The one-process floor is its own server.
+      {
+        echo: oneEcho,
+        term: oneTerm,
+        name: 'the one-process floor',
+        cpu: oneCpu,
+        processes: { server: oneTerm.term.pid, clients: [] },
+      },
+    ];
     for (let round = 0; round < 2; round++) {
-      for (const { echo, term, name, server: pid, cpu } of sides) {
-        const processes = { server: pid ?? term.term.pid, clients: pid === undefined ? [] : [term.term.pid] };
+      for (const { echo, term, name, cpu, processes } of sides) {
         echo.push(...(await cpu.over(processes, echoes / 2, () => echoTimes(term, echoes / 2, name))));
       }
     }
-    const [fuxCpu, tmuxCpu, twoCpu, oneCpu] = sides.map((side) => side.cpu) as [
-      KeystrokeCpu,
-      KeystrokeCpu,
-      KeystrokeCpu,
-      KeystrokeCpu,
-    ];
     for (const t of [fuxTerm, tmuxTerm, twoTerm, oneTerm]) t.kill();
 
     // A screen's worth: every row's text plus the cursor move that starts it (a full plain repaint).

@@ -20,7 +20,7 @@ export interface CpuReading {
   client: number;
 }
 
-export function cpuOnPath({ server, clients }: ProcessesOnPath): CpuReading {
+function cpuOnPath({ server, clients }: ProcessesOnPath): CpuReading {
   const own = process.cpuUsage();
   let client = (own.user + own.system) / 1000;
   for (const pid of clients) if (pid !== undefined) client += runMs(pid);
