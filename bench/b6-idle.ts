@@ -10,13 +10,13 @@
  * Standalone: `node -r ./scripts/capture-register.js bench/b6-idle.ts [--quick]`; or as `idleCost`
  * from bench/run.ts.
  */
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { prepareClaude, type ClaudeRun } from '../test/agents/claude';
 import { findInstalledAgent } from '../test/agents/installed';
 import { FakeModelServer } from '../test/fake-model/server';
 import { fakeAgent } from './b7-screens';
+import { cpuMs, ticksPerSecond } from './lib/cpu-time';
 import { FuxEventStream } from './lib/fux-events';
 import { FuxServer } from './lib/fux-server';
 import type { Benchmark, BenchOptions, Section } from './lib/report';
@@ -38,21 +38,11 @@ const TARGET_PERCENT = 1;
 const SETTLE_MS = 30_000;
 const QUICK_SETTLE_MS = 20_000;
 
-const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
-
-/** The process's CPU time so far (user + system), in seconds. */
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // After ")": state is field 3 of stat(5); utime and stime are fields 14 and 15.
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
-}
-
 /** Percent of one core the process used over `ms`. */
 async function cpuPercent(pid: number, ms: number): Promise<number> {
-  const before = cpuSeconds(pid);
+  const before = cpuMs(pid);
   await sleep(ms);
-  return ((cpuSeconds(pid) - before) / (ms / 1000)) * 100;
+  return ((cpuMs(pid) - before) / ms) * 100;
 }
 
 /** The idle agent: how to run it (argv, env, cwd) and what it is, for the report. */
@@ -219,7 +209,7 @@ async function run(options: BenchOptions): Promise<Section> {
     title: 'idle cost',
     method: [
       `${PANES} panes of ${COLS}×${ROWS}, a tab (tmux: a window) each: ${PANES - 1} \`sh\` at their prompt and one idle agent: ${agentLabel}`,
-      `fux: the agent is identified and published idle first; then ${settleMs / 1000} s to settle, then CPU (utime + stime of the server process, /proc, in ticks of 1/${ticksPerSecond} s, so 0.00 % is less than one tick) over ${seconds} s; tmux: the same panes, the same settle and window`,
+      `fux: the agent is identified and published idle first; then ${settleMs / 1000} s to settle, then CPU (utime + stime of the server process, /proc, in ticks of 1/${ticksPerSecond()} s, so 0.00 % is less than one tick) over ${seconds} s; tmux: the same panes, the same settle and window`,
     ],
     tables: [
       {

@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as pty from 'node-pty';
+import { cpuMs } from './lib/cpu-time';
 import { oneProcess, relayClient, startRelayServer } from './lib/floor-programs';
 import { FuxServer } from './lib/fux-server';
 import { KeystrokeCpu, keystrokeCpuRow, type ProcessesOnPath } from './lib/keystroke-cpu';
@@ -16,13 +16,6 @@ const COLS = 200;
 const ROWS = 50;
 /** A paint of the attach client is one synchronized update (DECSET 2026), so a frame is countable. */
 const FRAME_START = '\x1b[?2026h';
-
-/** CPU seconds (user + system) a process has used so far, from /proc. */
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 /** A terminal of the bench's own: an attach client (fux or tmux) on a pty whose output we count. */
 class OuterTerminal {
@@ -129,13 +122,13 @@ async function run(options: BenchOptions): Promise<Section> {
     await sleep(1500);
     const b0 = flood.bytes;
     const f0 = flood.frames;
-    const c0 = cpuSeconds(clientPid);
+    const c0 = cpuMs(clientPid);
     const t0 = performance.now();
     await sleep(floodSeconds * 1000);
     const elapsed = (performance.now() - t0) / 1000;
     const bytes = flood.bytes - b0;
     const frames = flood.frames - f0;
-    const cpu = (cpuSeconds(clientPid) - c0) / elapsed;
+    const cpu = (cpuMs(clientPid) - c0) / 1000 / elapsed;
     flood.kill();
     // The flooding pane outlives its client: left running, it would keep fux's server parsing
     // `seq` (a core's worth) through the echo measurement below, which tmux's server is spared.
