@@ -111,6 +111,7 @@ export {
   type DetectorEvent,
   type VerdictEvent,
 } from './detector';
+export { timeoutFor } from './deadline';
 
 // Emitters.
 export {

@@ -16,6 +16,7 @@ import {
   parseStateOsc,
   readPrompt,
   STATE_OSC_NUMBER,
+  timeoutFor,
   XtermScreenView,
   type MachineConfig,
   type ProcessTable,
@@ -29,7 +30,8 @@ import { SelfReport } from './self-report';
 
 /**
  * During a flood, one evaluation per this many ms is plenty (rules read a screenful of text), and
- * the first output after a quiet spell is still evaluated at once, so a prompt is seen as drawn.
+ * the first output after a quiet spell is still evaluated within two milliseconds, so a prompt is
+ * seen as drawn.
  */
 const STEP_SPACING_MS = 10;
 
@@ -71,10 +73,13 @@ export class PaneAgent {
     // With no agent identified there are no rules to run, only identification, whose next probe
     // (at most 500 ms away) also takes note of the screen having changed. Reading the screen per
     // output would only cost a flooding shell (measured: 0.2-0.4 ms a read at 200x50).
+    // Not in this turn even when due: the output may be a keystroke's echo, whose frame or event
+    // was just written, and the process it woke runs on this vCPU once the turn ends (wake-ups
+    // here keep the woken process on the waker's CPU); a rule evaluation now would come first.
     const at =
       this.detector.ruleSet === undefined
         ? this.detector.nextDeadline()
-        : Math.max(now, this.lastStep + STEP_SPACING_MS);
+        : Math.max(now + 1, this.lastStep + STEP_SPACING_MS);
     this.scheduleAt(at);
   };
 
@@ -150,7 +155,7 @@ export class PaneAgent {
     if (this.immediate !== undefined || (this.timer !== undefined && this.timerAt <= at)) return;
     clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = setTimeout(() => this.step(), at - now);
+    this.timer = setTimeout(() => this.step(), timeoutFor(at, now));
     this.timer.unref();
   }
 

@@ -18,17 +18,28 @@ const LOOK_AGAIN: ReadonlySet<FuxEvent['type']> = new Set([
 ]);
 
 /**
+ * How long after the news the panes it names are looked at: one timer for all of them, never the
+ * turn the news came in. A keystroke's echo is a `pane.output`, and the process its event or frame
+ * wakes (a script, an attached client) runs on the server's vCPU here, after the server's turn
+ * ends: looked at on the next turn (`setImmediate`), the reads of /proc and HEAD were on every
+ * echo's path (B2 p50 2.30–2.59× tmux with them, 1.86–2.10× without, docs/benchmarks.md). Too short
+ * for a status line to show late.
+ */
+const LOOK_DELAY_MS = 50;
+
+/**
  * Each pane's git checkout for the status line and the worktree picker, kept up to date off the
- * output path: it is looked at again on the bus's rate-capped `pane.output` nudge (at most every
- * 250 ms per pane, never per write), on open and on focus. A pane whose directory has not changed
- * costs a read of its cwd link and of HEAD (nothing more outside a checkout); git never runs here.
+ * output path: it is looked at again shortly after the bus's rate-capped `pane.output` nudge (at
+ * most every 250 ms per pane, never per write), on open and on focus. A pane whose directory has
+ * not changed costs a read of its cwd link and of HEAD (nothing more outside a checkout); git never
+ * runs here.
  */
 export class PaneCheckouts {
   private readonly known = new WeakMap<Pane, Known>();
   private readonly stop: () => void;
-  /** Panes to look at on the next turn, by workspace. */
+  /** Panes to look at when the timer fires, by workspace. */
   private readonly due = new Map<string, Set<number>>();
-  private lookLater: NodeJS.Immediate | undefined;
+  private lookLater: NodeJS.Timeout | undefined;
 
   constructor(
     bus: EventBus,
@@ -38,12 +49,13 @@ export class PaneCheckouts {
   ) {
     this.stop = bus.listen((e) => {
       if (!LOOK_AGAIN.has(e.type) || !('id' in e)) return;
-      // Looked at on the next turn, not in the emit: a keystroke's echo is a `pane.output`, and its
-      // event and frame are written in this turn, without waiting for the reads of /proc and HEAD.
       const ids = this.due.get(e.workspace) ?? new Set<number>();
       ids.add(e.id);
       this.due.set(e.workspace, ids);
-      this.lookLater ??= setImmediate(() => this.lookAtDue());
+      if (this.lookLater === undefined) {
+        this.lookLater = setTimeout(() => this.lookAtDue(), LOOK_DELAY_MS);
+        this.lookLater.unref();
+      }
     });
   }
 
@@ -80,6 +92,6 @@ export class PaneCheckouts {
 
   dispose(): void {
     this.stop();
-    if (this.lookLater) clearImmediate(this.lookLater);
+    clearTimeout(this.lookLater);
   }
 }

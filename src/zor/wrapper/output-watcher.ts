@@ -7,6 +7,7 @@
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { Terminal } from '@xterm/headless';
 import { performance } from 'node:perf_hooks';
+import { timeoutFor } from '../deadline';
 import { Detector, type DetectorOptions } from '../detector';
 import { XtermScreenView } from '../screen/xterm-screen-view';
 import type { Announcer } from './announcer';
@@ -114,7 +115,9 @@ export class OutputWatcher implements OutputParser {
     if (this.finished) return;
     this.announcer.handle(this.detector.step(performance.now()));
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.step(), Math.max(0, this.detector.nextDeadline() - performance.now()));
+    const deadline = this.detector.nextDeadline();
+    if (Number.isFinite(deadline))
+      this.timer = setTimeout(() => this.step(), timeoutFor(deadline, performance.now()));
   }
 
   /** Output parsed: step once per turn of the event loop, however many chunks arrived. */
