@@ -10,6 +10,7 @@ import {
 import type { WSConnectionHandlerOptions } from '@trpc/server/adapters/ws';
 import type { StreamConnection } from './connection';
 import { DirectSubscriptions } from './direct-subscription';
+import { HeldReply, holdsReply } from './held-reply';
 import { leanProcedure, type LeanOutcome, type LeanProcedure } from './lean-call';
 import { replyFrame } from './ws-shim';
 
@@ -91,6 +92,9 @@ export class DirectCaller<TRouter extends AnyTRPCRouter> {
     mutation: new Map(),
     subscription: new Map(),
   };
+  /** By path, whether a procedure's reply may be held (held-reply.ts); found on first use. */
+  private readonly holds = new Map<string, boolean>();
+  private readonly held = new HeldReply();
 
   constructor(private readonly options: DirectCallerOptions<TRouter>) {
     this.subscriptions = new DirectSubscriptions({
@@ -166,7 +170,9 @@ export class DirectCaller<TRouter extends AnyTRPCRouter> {
           code: 'UNSUPPORTED_MEDIA_TYPE',
           message: `Cannot return an async iterable or observable from a ${call.type} procedure with WebSockets`,
         });
-      this.reply(call, { result: { type: 'data', data: outcome.data } });
+      const body = { result: { type: 'data', data: outcome.data } };
+      if (this.mayHold(call)) this.held.hold(() => this.reply(call, body));
+      else this.reply(call, body);
     } catch (cause) {
       // The call failed, or its reply is too large for a frame (a TRPCError): an error reply.
       try {
@@ -176,6 +182,17 @@ export class DirectCaller<TRouter extends AnyTRPCRouter> {
         console.error('[src/rpc direct call]', failure);
       }
     }
+  }
+
+  /** A reply to hold: its procedure asks for it, and a subscription of this connection may bring a frame soon. */
+  private mayHold(call: Call): boolean {
+    if (call.id === undefined || this.subscriptions.running === 0) return false;
+    let holds = this.holds.get(call.path);
+    if (holds === undefined) {
+      holds = holdsReply(this.options.router, call.path);
+      this.holds.set(call.path, holds);
+    }
+    return holds;
   }
 
   /** Reports `error` to the server's log and returns the body of its error reply. */
@@ -193,7 +210,8 @@ export class DirectCaller<TRouter extends AnyTRPCRouter> {
 
   /**
    * A notification gets no reply. A reply too large for a frame throws a TRPCError, which the
-   * caller turns into an error reply to the same id, as the adapter does.
+   * caller turns into an error reply to the same id, as the adapter does. A held reply leaves right
+   * behind the frame written here.
    */
   private reply(call: Pick<Call, 'id' | 'jsonrpc'>, body: { result: unknown } | { error: unknown }): void {
     const { connection, maxFrameBytes } = this.options;
@@ -201,5 +219,6 @@ export class DirectCaller<TRouter extends AnyTRPCRouter> {
     connection.send(
       replyFrame(JSON.stringify({ id: call.id, jsonrpc: call.jsonrpc, ...body }), maxFrameBytes),
     );
+    this.held.flush();
   }
 }

@@ -92,6 +92,11 @@ export class DirectSubscriptions<TRouter extends AnyTRPCRouter> {
       .finally(() => this.live.delete(call.id));
   }
 
+  /** How many of this connection's subscriptions are running. */
+  get running(): number {
+    return this.live.size;
+  }
+
   /** Stops the subscription `id` if it is one of these (true), else leaves it to the adapter. */
   stop(id: RequestId): boolean {
     const stop = this.live.get(id);

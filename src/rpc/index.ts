@@ -57,3 +57,4 @@ export { StreamLink } from './link';
 export { connectUnix, UnixConnectError, type ConnectUnixOptions } from './connect';
 export { DEFAULT_MAX_FRAME_BYTES, FrameTooLargeError } from './framing';
 export { pushStream, type PushStream, type Producer, type Emit } from './push-stream';
+export { HOLD_REPLY_MS, type TransportMeta } from './held-reply';

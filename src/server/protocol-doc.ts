@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { appRouter } from './router';
+import { HOLD_REPLY_MS } from '../rpc/held-reply';
 import type { ProcedureMeta } from './trpc';
 import { eventSchemas, gapSchema } from './events';
 
@@ -95,6 +96,11 @@ function procedureSection(path: string, def: ProcedureDef): string[] {
   if (meta)
     lines.push(
       `CLI: \`fux ${meta.verb}\`. ${meta.description[0].toUpperCase()}${meta.description.slice(1)}.`,
+      '',
+    );
+  if (meta?.holdReply)
+    lines.push(
+      `On a connection with a subscription running, the reply may wait up to ${HOLD_REPLY_MS} ms for the next message to that connection (the keys' echo, as a \`pane.output\` event) and arrive right after it; without one it is sent at once.`,
       '',
     );
   lines.push('Input:', '', ...fieldTable(jsonSchema(def.inputs[0])));

@@ -125,7 +125,8 @@ export const appRouter = t.router({
     })),
 
   sendKeys: proc
-    .meta({ verb: 'send-keys', description: "write keys to a pane's pty" })
+    // Its echo comes back as a `pane.output` event: a subscriber gets the reply right behind it.
+    .meta({ verb: 'send-keys', description: "write keys to a pane's pty", holdReply: true })
     .input(inputs.sendKeys)
     .output(outputs.sendKeys)
     .mutation(({ ctx, input }) => ({

@@ -1,5 +1,6 @@
 import { initTRPC } from '@trpc/server';
 import { errorFormatter } from '../rpc/error-formatter';
+import type { TransportMeta } from '../rpc/held-reply';
 import { FuxError } from './errors';
 import type { z } from 'zod';
 import type { EventBus } from './events';
@@ -43,8 +44,8 @@ export interface Context {
   call(path: string, input: unknown): Promise<unknown>;
 }
 
-/** A procedure's description and the CLI verb that calls it, for `docs/protocol.md`. */
-export interface ProcedureMeta {
+/** A procedure's description and the CLI verb that calls it, for `docs/protocol.md`; and the transport's hints. */
+export interface ProcedureMeta extends TransportMeta {
   verb: string;
   description: string;
   /** What a subscription that is not an event stream sends, for the protocol document. */

@@ -9,6 +9,7 @@ import {
   errorFormatter,
   type Connection,
   type StreamHandlerOptions,
+  type TransportMeta,
 } from '../../src/rpc';
 import { pushStream } from '../../src/rpc/push-stream';
 
@@ -21,10 +22,13 @@ export class Observations {
   readonly errors: string[] = [];
   /** What `remember` was called with, in order. */
   readonly remembered: string[] = [];
+  /** The `bells` subscriptions' listeners: `press` rings them. */
+  readonly bells = new Set<(n: number) => void>();
 }
 
 const t = initTRPC
   .context<{ conn: Connection; seen: Observations }>()
+  .meta<TransportMeta>()
   .create({ isDev: false, errorFormatter });
 
 export const toyRouter = t.router({
@@ -38,6 +42,30 @@ export const toyRouter = t.router({
     return ctx.seen.remembered.length;
   }),
   connectionId: t.procedure.query(({ ctx }) => ctx.conn.id),
+  /**
+   * A key and its echo: returns `n` with its reply held (TransportMeta), and with `ring` rings the
+   * bells with `n` on the next turn, as a pty's echo arrives after the keys' write.
+   */
+  press: t.procedure
+    .meta({ holdReply: true })
+    .input(z.object({ n: z.number().int(), ring: z.boolean() }))
+    .mutation(({ ctx, input }) => {
+      if (input.ring) setImmediate(() => ctx.seen.bells.forEach((ring) => ring(input.n)));
+      return input.n;
+    }),
+  /** Every `press` that rings, as it rings. */
+  bells: t.procedure.subscription(({ ctx }) =>
+    pushStream<number>(
+      (emit, signal) =>
+        new Promise<void>((resolve) => {
+          ctx.seen.bells.add(emit);
+          signal.addEventListener('abort', () => {
+            ctx.seen.bells.delete(emit);
+            resolve();
+          });
+        }),
+    ),
+  ),
   /** A reply of about `bytes` bytes of JSON. */
   blob: t.procedure
     .input(z.object({ bytes: z.number().int() }))
