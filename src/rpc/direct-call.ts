@@ -171,8 +171,12 @@ export class DirectCaller<TRouter extends AnyTRPCRouter> {
           message: `Cannot return an async iterable or observable from a ${call.type} procedure with WebSockets`,
         });
       const body = { result: { type: 'data', data: outcome.data } };
-      if (this.mayHold(call)) this.held.hold(() => this.reply(call, body));
-      else this.reply(call, body);
+      if (!this.mayHold(call)) this.reply(call, body);
+      else {
+        // Framed now, so a reply too large for a frame fails here, into the error reply below.
+        const frame = this.frame(call, body);
+        this.held.hold(() => this.send(frame));
+      }
     } catch (cause) {
       // The call failed, or its reply is too large for a frame (a TRPCError): an error reply.
       try {
@@ -210,15 +214,22 @@ export class DirectCaller<TRouter extends AnyTRPCRouter> {
 
   /**
    * A notification gets no reply. A reply too large for a frame throws a TRPCError, which the
-   * caller turns into an error reply to the same id, as the adapter does. A held reply leaves right
-   * behind the frame written here.
+   * caller turns into an error reply to the same id, as the adapter does.
    */
   private reply(call: Pick<Call, 'id' | 'jsonrpc'>, body: { result: unknown } | { error: unknown }): void {
-    const { connection, maxFrameBytes } = this.options;
-    if (call.id === undefined || !connection.isOpen) return;
-    connection.send(
-      replyFrame(JSON.stringify({ id: call.id, jsonrpc: call.jsonrpc, ...body }), maxFrameBytes),
-    );
+    if (call.id === undefined || !this.options.connection.isOpen) return;
+    this.send(this.frame(call, body));
+  }
+
+  private frame(call: Pick<Call, 'id' | 'jsonrpc'>, body: { result: unknown } | { error: unknown }): Buffer {
+    const json = JSON.stringify({ id: call.id, jsonrpc: call.jsonrpc, ...body });
+    return replyFrame(json, this.options.maxFrameBytes);
+  }
+
+  /** Writes one frame; a held reply leaves right behind it. */
+  private send(frame: Buffer): void {
+    if (!this.options.connection.isOpen) return;
+    this.options.connection.send(frame);
     this.held.flush();
   }
 }

@@ -1,6 +1,6 @@
 // A procedure whose meta asks for it (`holdReply`) has its reply held for the next frame to the
 // connection (src/rpc/held-reply.ts): the keys' reply rides behind their echo's event.
-import { RawClient, type WireMessage } from './raw-client';
+import { RawClient, requestLine as request, type WireMessage } from './raw-client';
 import { startToyServer, type ToyServer } from './toy-server';
 
 let server: ToyServer;
@@ -15,9 +15,6 @@ afterEach(async () => {
   client.close();
   await server.stop();
 });
-
-const request = (id: number, method: string, path: string, input?: unknown): string =>
-  `${JSON.stringify({ id, method, params: { path, input } })}\n`;
 
 /** The ids of the messages received, and for a subscription's data, `bell N`. */
 function order(messages: readonly WireMessage[]): string[] {
@@ -66,6 +63,16 @@ describe('a held reply', () => {
     );
     await client.next('the held reply', (m) => m.id === 2);
     expect(order(client.received)).toEqual(['3', '2']);
+  });
+
+  it('is an error reply when it is too large for a frame, like any other', async () => {
+    await subscribeToBells();
+    const reply = await client.call(2, 'query', 'heldBlob', { bytes: 1024 * 1024 + 1 });
+    expect(reply.error?.message).toMatch(/^the reply of \d+ bytes exceeds the 1048576-byte frame limit$/);
+    expect(await client.call(3, 'query', 'echo', { text: 'still here' })).toEqual({
+      id: 3,
+      result: { type: 'data', data: 'still here' },
+    });
   });
 
   it('is not held on a connection without a subscription: replies keep the order of the calls', async () => {

@@ -13,6 +13,11 @@ export interface WireMessage {
   error?: WireError;
 }
 
+/** One request as a line of the wire format: what `call` writes, for a test that writes several at once. */
+export function requestLine(id: number | string, method: string, procedure: string, input?: unknown): string {
+  return `${JSON.stringify({ id, method, params: { path: procedure, input } })}\n`;
+}
+
 /** A client that speaks the wire format by hand, the way a script with `socat` would. */
 export class RawClient {
   readonly received: WireMessage[] = [];
@@ -78,7 +83,7 @@ export class RawClient {
 
   /** Sends one request and resolves with the reply carrying its id. */
   async call(id: number | string, method: string, procedure: string, input?: unknown): Promise<WireMessage> {
-    await this.write(JSON.stringify({ id, method, params: { path: procedure, input } }) + '\n');
+    await this.write(requestLine(id, method, procedure, input));
     return this.next(`the reply to request ${id}`, (message) => message.id === id);
   }
 

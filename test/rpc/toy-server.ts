@@ -53,6 +53,11 @@ export const toyRouter = t.router({
       if (input.ring) setImmediate(() => ctx.seen.bells.forEach((ring) => ring(input.n)));
       return input.n;
     }),
+  /** `blob` with its reply held. */
+  heldBlob: t.procedure
+    .meta({ holdReply: true })
+    .input(z.object({ bytes: z.number().int() }))
+    .query(({ input }) => 'x'.repeat(input.bytes)),
   /** Every `press` that rings, as it rings. */
   bells: t.procedure.subscription(({ ctx }) =>
     pushStream<number>(
