@@ -217,8 +217,7 @@ export class DirectCaller<TRouter extends AnyTRPCRouter> {
    * caller turns into an error reply to the same id, as the adapter does.
    */
   private reply(call: Pick<Call, 'id' | 'jsonrpc'>, body: { result: unknown } | { error: unknown }): void {
-    if (call.id === undefined || !this.options.connection.isOpen) return;
-    this.send(this.frame(call, body));
+    if (call.id !== undefined) this.send(this.frame(call, body));
   }
 
   private frame(call: Pick<Call, 'id' | 'jsonrpc'>, body: { result: unknown } | { error: unknown }): Buffer {

@@ -100,7 +100,7 @@ function procedureSection(path: string, def: ProcedureDef): string[] {
     );
   if (meta?.holdReply)
     lines.push(
-      `On a connection with a subscription running, the reply may wait up to ${HOLD_REPLY_MS} ms for the next message to that connection (the keys' echo, as a \`pane.output\` event) and arrive right after it; without one it is sent at once.`,
+      `On a connection with a subscription running, the reply may wait up to ${HOLD_REPLY_MS} ms for the next message to that connection (an event the call caused) and arrive right after it; without one it is sent at once.`,
       '',
     );
   lines.push('Input:', '', ...fieldTable(jsonSchema(def.inputs[0])));

@@ -125,7 +125,7 @@ export const appRouter = t.router({
     })),
 
   sendKeys: proc
-    // Its echo comes back as a `pane.output` event: a subscriber gets the reply right behind it.
+    // The keys' echo comes back as a `pane.output` event: a subscriber gets the reply right behind it.
     .meta({ verb: 'send-keys', description: "write keys to a pane's pty", holdReply: true })
     .input(inputs.sendKeys)
     .output(outputs.sendKeys)
