@@ -74,7 +74,7 @@ async function run(options: BenchOptions): Promise<Section> {
     method: [
       `a stand-in agent (\`ZOR_AGENT=claude\`, identified by zor like the real one) in a ${COLS}×${ROWS} pane draws fixtures/claude/permission-bash.txt in one write, its title last; ${rounds} rounds, each after a working screen has been published`,
       'latency: arrival of the `agent.state` blocked event minus arrival of the `pane.title` event the same write produced, both on one subscription (the server parses the title as the last byte of the prompt)',
-      'the server evaluates an identified pane right after its output is parsed, but at most once per 10 ms while output streams; a prompt drawn just after the working screen waits for that slot, which is most of the figure (the evaluation itself is ~0.5 ms)',
+      'the server evaluates an identified pane 1–2 ms after its output is parsed (not in the turn that wrote the event or frame of that output), and at most once per 10 ms while output streams; a prompt drawn just after the working screen waits for that slot, which is most of the figure (the evaluation itself is ~0.5 ms)',
     ],
     tables: [
       {
