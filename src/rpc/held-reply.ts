@@ -1,4 +1,5 @@
 import type { AnyTRPCRouter } from '@trpc/server';
+import { procedureDef } from './lean-call';
 
 /** Transport hints a procedure's meta may carry (tRPC's `.meta()`); the server's meta type extends it. */
 export interface TransportMeta {
@@ -21,11 +22,7 @@ export const HOLD_REPLY_MS = 2;
 
 /** Whether the procedure at `path` asks for its reply to be held (TransportMeta). */
 export function holdsReply(router: AnyTRPCRouter, path: string): boolean {
-  const procedures = router._def.procedures as Record<string, unknown>;
-  if (!Object.hasOwn(procedures, path)) return false;
-  const candidate: unknown = procedures[path];
-  if (typeof candidate !== 'function') return false;
-  const meta = (candidate as { _def?: { meta?: TransportMeta } })._def?.meta;
+  const meta = procedureDef(router, path)?.meta as TransportMeta | undefined;
   return meta?.holdReply === true;
 }
 

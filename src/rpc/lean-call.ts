@@ -22,7 +22,7 @@ interface MiddlewareFn {
 }
 
 /** The fields of tRPC 11's built procedure definition (`procedure._def`) read here. */
-interface ProcedureDef {
+export interface ProcedureDef {
   type: ProcedureType;
   meta?: unknown;
   inputs: unknown[];
@@ -75,6 +75,15 @@ function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof value === 'object' && value !== null && typeof (value as PromiseLike<T>).then === 'function';
 }
 
+/** The built definition of the procedure at `path` (its type, meta, validators, resolver), if there is one. */
+export function procedureDef(router: AnyTRPCRouter, path: string): ProcedureDef | undefined {
+  const procedures = router._def.procedures as Record<string, unknown>;
+  if (!Object.hasOwn(procedures, path)) return undefined;
+  // A built procedure is a function carrying its definition; a nested router is an object.
+  const candidate: unknown = procedures[path];
+  return typeof candidate === 'function' ? (candidate as { _def?: ProcedureDef })._def : undefined;
+}
+
 /**
  * A procedure whose chain is only tRPC's own validators and its resolver, called as that chain
  * would call it: the input validated, the resolver run, its result validated against the output
@@ -92,11 +101,7 @@ export function leanProcedure<TRouter extends AnyTRPCRouter>(
   path: string,
   type: ProcedureType,
 ): LeanProcedure<TRouter> | undefined {
-  const procedures = router._def.procedures as Record<string, unknown>;
-  if (!Object.hasOwn(procedures, path)) return undefined;
-  // A built procedure is a function carrying its definition; a nested router is an object.
-  const candidate: unknown = procedures[path];
-  const def = typeof candidate === 'function' ? (candidate as { _def?: ProcedureDef })._def : undefined;
+  const def = procedureDef(router, path);
   if (def === undefined || def.type !== type || typeof def.resolver !== 'function') return undefined;
   const { middlewares, inputs } = def;
   // tRPC ends the chain with the middleware that calls the resolver; all others must be validators.
