@@ -1,3 +1,7 @@
+/** 1 for each byte that may begin a scrolling control (see cutIntoPieces), 0 for the rest. */
+const SCROLLS = new Uint8Array(256);
+for (const byte of [0x0a, 0x0b, 0x0c, 0x1b, 0xc2]) SCROLLS[byte] = 1;
+
 /**
  * Cut terminal output into pieces that each scroll at most `maxRows` rows, whatever the terminal
  * does with them: a piece is cut when the most rows it could scroll reaches `maxRows`. That bound
@@ -7,10 +11,6 @@
  * than the width), and one for the row the cursor starts on. REP (CSI Ps b) repeats a character
  * any number of times and escapes the bound; it has to be watched for separately.
  */
-/** 1 for each byte that may begin a scrolling control (see above), 0 for the rest. */
-const SCROLLS = new Uint8Array(256);
-for (const byte of [0x0a, 0x0b, 0x0c, 0x1b, 0xc2]) SCROLLS[byte] = 1;
-
 export function cutIntoPieces(bytes: Uint8Array, cols: number, maxRows: number): Uint8Array[] {
   const pieces: Uint8Array[] = [];
   const perRow = Math.max(1, cols - 1);
