@@ -8,6 +8,9 @@
 // - the allocator trim addon (native/malloc-trim.c → native/build/malloc-trim.node), built against
 //   Node's own headers; glibc only. Without it the server still collects garbage when it goes
 //   quiet but cannot hand freed pages back (src/server/memory/allocator.ts).
+// - the peer-credentials addon (native/peer-cred.c → native/build/peer-cred.node): the uid at the
+//   other end of the socket. Without it client and server still check the socket's directory and
+//   the socket file's owner, but not the connected peer itself (src/peer-cred.ts).
 //
 // `CC` picks the compiler; otherwise cc, gcc, then clang.
 const { spawnSync } = require('node:child_process');
@@ -41,6 +44,19 @@ const TARGETS = [
         return { problem: "Node's headers (include/node/node_api.h) are not installed" };
       // N-API symbols resolve against the running node when the addon loads.
       return { flags: ['-O2', '-shared', '-fPIC', '-I', headers] };
+    },
+  },
+  {
+    source: 'peer-cred.c',
+    output: 'peer-cred.node',
+    consequence: "fux checks the socket file's owner but cannot ask who is connected",
+    flags: () => {
+      const headers = nodeHeaders();
+      if (headers === undefined)
+        return { problem: "Node's headers (include/node/node_api.h) are not installed" };
+      // N-API symbols resolve against the running node when the addon loads (macOS says so).
+      const link = process.platform === 'darwin' ? ['-bundle', '-undefined', 'dynamic_lookup'] : ['-shared'];
+      return { flags: ['-O2', ...link, '-fPIC', '-I', headers] };
     },
   },
 ];

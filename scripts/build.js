@@ -33,6 +33,7 @@ function inputsStamp() {
     'scripts/build-native.js',
     'native/zor-relay.c',
     'native/malloc-trim.c',
+    'native/peer-cred.c',
   ])
     files.push(path.join(root, f));
   return files

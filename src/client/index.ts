@@ -13,7 +13,8 @@
 import type { TRPCClient } from '@trpc/client';
 import type { AppRouter } from '../server/router';
 import { connectUnix, createStreamClient } from '../rpc/client';
-import { resolveSocketPath } from '../paths';
+import { checkSocketBeforeConnect, checkSocketPeer, resolveSocketPath } from '../paths';
+import { peerUid } from '../peer-cred';
 import type { ChildProcess } from 'node:child_process';
 import { logTail, serverLog, spawnServer } from './server-process';
 
@@ -45,11 +46,28 @@ const noListener = (err: unknown): boolean => {
   return code === 'ENOENT' || code === 'ECONNREFUSED';
 };
 
+/**
+ * Connect to the server on `socket`, refusing one that is not ours before a byte is sent (a verb
+ * sends its caller's environment): the directory and the socket file are checked first, then the
+ * uid of the process that answered.
+ */
+async function dial(socket: string): ReturnType<typeof connectUnix> {
+  checkSocketBeforeConnect(socket);
+  const stream = await connectUnix(socket);
+  try {
+    checkSocketPeer(socket, peerUid(stream));
+  } catch (err) {
+    stream.destroy();
+    throw err;
+  }
+  return stream;
+}
+
 export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
   const socket = resolveSocketPath(opts.socket);
   let stream;
   try {
-    stream = await connectUnix(socket);
+    stream = await dial(socket);
   } catch (err) {
     if (!noListener(err)) throw err;
     if (opts.autostart === false) {
@@ -85,7 +103,7 @@ async function waitForServer(
       );
     }
     try {
-      return await connectUnix(socket);
+      return await dial(socket);
     } catch (err) {
       if (!noListener(err)) throw err;
       if (Date.now() > deadline) {

@@ -6,6 +6,7 @@ import { createStreamHandler } from '../rpc/server';
 import { EventBus } from './events';
 import { ensurePrivateDir, runtimePaths, type RuntimePaths } from '../paths';
 import { isAlive } from '../process-alive';
+import { peerUid } from '../peer-cred';
 import { appRouter } from './router';
 import { callAt, t, type Context } from './trpc';
 import { Logger } from './log';
@@ -213,6 +214,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const sockets = new Set<net.Socket>();
   // Half-open: `echo request | socat` shuts its side after writing and still gets the reply.
   const listener = net.createServer({ allowHalfOpen: true }, (socket) => {
+    // The socket is 0600 in a 0700 directory, so only we and root can connect; if anyone else gets
+    // through (a loosened mode, a shared FUX_SOCKET), the kernel's word on the peer refuses them.
+    const peer = peerUid(socket);
+    if (peer !== undefined && peer !== process.getuid?.() && peer !== 0) {
+      log.warn(`refused a connection from uid ${peer}: only this server's own user may connect`);
+      socket.destroy();
+      return;
+    }
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     handle(socket);

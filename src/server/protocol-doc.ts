@@ -134,6 +134,14 @@ The server listens on a unix socket (mode 0600, in a 0700 directory owned by you
 (macOS: \`~/Library/Caches/fux-runtime/fux/fux.sock\`). The CLI, the attach client and scripts all
 speak this protocol; \`import { connect } from 'fux'\` gives a typed client for it.
 
+Both sides check whom they talk to, as tmux does. The server and the client \`lstat\` the socket's
+directory before they listen or connect and refuse anything but a real directory (not a symbolic
+link) owned by you with no group or other permission bits; the client also refuses a socket file
+owned by another uid, and, once connected, a server whose peer credentials (\`SO_PEERCRED\`,
+\`getpeereid\`) name another uid, before it sends a byte. The server closes, unanswered, a
+connection from a uid other than its own or root's. A client of your own (\`socat\` below) is
+trusted to do the same checks or to know its socket.
+
 ## Framing
 
 One JSON message per line (\`\\n\`-terminated), at most 1 MiB a line. Messages are tRPC's:
