@@ -13,9 +13,10 @@
 import type { TRPCClient } from '@trpc/client';
 import type { AppRouter } from '../server/router';
 import { connectUnix, createStreamClient } from '../rpc/client';
-import { checkSocketBeforeConnect, checkSocketPeer, resolveSocketPath } from '../paths';
+import { checkSocketBeforeConnect, checkSocketPeer, resolveSocketPath, runtimePaths } from '../paths';
 import { peerUid } from '../peer-cred';
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { logTail, serverLog, spawnServer } from './server-process';
 
 export type { AppRouter };
@@ -82,8 +83,15 @@ export async function connect(opts: ConnectOptions = {}): Promise<Connection> {
 }
 
 /**
- * Poll the socket until the new server answers. A server that exits first failed to start — unless
- * it lost a start race (exit 0), in which case the winner will answer.
+ * How long a start that lost its race (the winner then serves) may go without an answer before the
+ * verb says who holds the lock: the winner listens right after it takes the lock.
+ */
+const WINNER_GRACE_MS = 2000;
+
+/**
+ * Poll the socket until the new server answers. A server that exits first failed to start (the
+ * verb then says why, in one line, from its log) — unless it lost a start race (exit 0), in which
+ * case the winner answers soon or the verb names who holds the lock.
  */
 async function waitForServer(
   socket: string,
@@ -92,27 +100,56 @@ async function waitForServer(
 ): ReturnType<typeof connectUnix> {
   const deadline = Date.now() + timeoutMs;
   let failed: number | undefined;
+  let lostRaceAt: number | undefined;
   child.once('exit', (code) => {
     if (code) failed = code;
+    else lostRaceAt = Date.now();
   });
   let delay = 5;
   for (;;) {
     if (failed !== undefined) {
       throw new NoServerError(
-        `the fux server failed to start (exit ${failed}); its log ${serverLog(socket)} ends with:\n${logTail(socket)}`,
+        `the fux server failed to start (exit ${failed}): ${startFailure(socket)} (log: ${serverLog(socket)})`,
       );
     }
     try {
       return await dial(socket);
     } catch (err) {
       if (!noListener(err)) throw err;
+      if (lostRaceAt !== undefined && Date.now() - lostRaceAt > WINNER_GRACE_MS) {
+        throw new NoServerError(
+          `another fux server (${lockHolder(socket)}) took the start but does not answer on ${socket}; its log is ${serverLog(socket)}`,
+        );
+      }
       if (Date.now() > deadline) {
         throw new NoServerError(
-          `the fux server did not start on ${socket} within ${timeoutMs} ms; its log is ${serverLog(socket)}`,
+          `the fux server did not start on ${socket} within ${timeoutMs} ms (${lockHolder(socket)}); its log is ${serverLog(socket)}`,
         );
       }
     }
     await new Promise((r) => setTimeout(r, delay));
     delay = Math.min(delay * 2, 100);
+  }
+}
+
+/** The server's own word on why it stopped: its last `fux serve:` line, else the log's last line. */
+function startFailure(socket: string): string {
+  const lines = logTail(socket, 20).split('\n');
+  const said = lines.filter((l) => l.startsWith('fux serve: ')).at(-1);
+  return said?.slice('fux serve: '.length) ?? lines.at(-1) ?? 'it wrote nothing to its log';
+}
+
+/** Who the server lock beside the socket names, for a failed start's message. */
+function lockHolder(socket: string): string {
+  const { lock } = runtimePaths(socket);
+  const pid = Number.parseInt(readFileOr(lock), 10);
+  return Number.isInteger(pid) && pid > 0 ? `the lock ${lock} names pid ${pid}` : 'no lock is held';
+}
+
+function readFileOr(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
   }
 }

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { createStreamHandler } from '../rpc/server';
 import { EventBus } from './events';
 import { ensurePrivateDir, runtimePaths, type RuntimePaths } from '../paths';
-import { isAlive } from '../process-alive';
+import { isRunning, processStart } from '../process-alive';
 import { peerUid } from '../peer-cred';
 import { appRouter } from './router';
 import { callAt, t, type Context } from './trpc';
@@ -48,25 +48,83 @@ export class AlreadyRunning extends Error {
   }
 }
 
-function readPid(file: string): number | undefined {
+/** Raised when a live process holds the lock but no server answers on the socket. */
+export class LockHeld extends Error {
+  constructor(
+    readonly pid: number,
+    paths: RuntimePaths,
+  ) {
+    super(
+      `the server lock ${paths.lock} is held by pid ${pid}, which is running but does not answer on ${paths.socket}; stop it (\`kill ${pid}\`) or remove ${paths.lock}`,
+    );
+  }
+}
+
+/** Who the lock names: its pid and when that process started (absent in a lock of an older fux). */
+interface LockOwner {
+  pid: number;
+  start?: string;
+}
+
+function readLock(file: string): LockOwner | undefined {
   try {
-    const pid = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    const [pidText, start] = fs.readFileSync(file, 'utf8').trim().split(' ', 2);
+    const pid = Number.parseInt(pidText ?? '', 10);
+    return Number.isInteger(pid) && pid > 0 ? { pid, start: start || undefined } : undefined;
   } catch {
     return undefined;
   }
 }
 
+function readPid(file: string): number | undefined {
+  return readLock(file)?.pid;
+}
+
+/** Whether something accepts a connection on the socket: the one sure sign that a server runs. */
+function answers(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createConnection({ path: socket });
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+}
+
 /**
- * Take the server lock: a pid file beside the socket. It is what makes a race of two starts yield
- * one server, and what tells a stale socket (its owner is dead) from a live one. The file appears
- * with its content already in it (written aside, then hard-linked into place, which fails if the
- * lock exists), so a contender never reads a half-written lock.
+ * How long a running owner that does not answer yet is given to start listening: it takes the lock
+ * only just before it listens, so this is a start under heavy load, not a normal one.
  */
-function acquireLock(paths: RuntimePaths): void {
+const STARTING_OWNER_GRACE_MS = 1500;
+
+/**
+ * Whether the lock's owner is a server, or about to be one. The socket decides (does something
+ * answer on it); the pid is only a hint, checked for a zombie and for a pid reused since the lock
+ * was written. Resolves false once the owner turns out dead; throws `LockHeld` for a live owner
+ * that never listens, so the caller says who is in the way instead of waiting for nothing.
+ */
+async function ownerServes(owner: LockOwner, paths: RuntimePaths): Promise<boolean> {
+  const deadline = Date.now() + STARTING_OWNER_GRACE_MS;
+  for (;;) {
+    if (owner.pid === process.pid || !isRunning(owner.pid, owner.start)) return false;
+    if (await answers(paths.socket)) return true;
+    if (Date.now() > deadline) throw new LockHeld(owner.pid, paths);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/**
+ * Take the server lock: a pid file beside the socket, holding this process's pid and start time.
+ * It is what makes a race of two starts yield one server. The file appears with its content
+ * already in it (written aside, then hard-linked into place, which fails if the lock exists), so a
+ * contender never reads a half-written lock.
+ */
+async function acquireLock(paths: RuntimePaths): Promise<void> {
   const mine = `${paths.lock}.${process.pid}`;
+  const content = `${process.pid} ${processStart(process.pid) ?? ''}`.trimEnd();
   for (let attempt = 0; attempt < 50; attempt++) {
-    fs.writeFileSync(mine, `${process.pid}\n`, { mode: 0o600 });
+    fs.writeFileSync(mine, `${content}\n`, { mode: 0o600 });
     try {
       fs.linkSync(mine, paths.lock);
       return;
@@ -75,18 +133,19 @@ function acquireLock(paths: RuntimePaths): void {
     } finally {
       fs.rmSync(mine, { force: true });
     }
-    const owner = readPid(paths.lock);
+    const owner = readLock(paths.lock);
     if (owner === undefined) continue; // vanished between our link and our read: try again
-    if (owner !== process.pid && isAlive(owner)) throw new AlreadyRunning(owner, paths.socket);
-    // The owner died without cleaning up (SIGKILL, a crash). Move its lock aside (only one
-    // contender's rename succeeds); if what we moved turns out to be a newer live lock, put it back.
+    if (await ownerServes(owner, paths)) throw new AlreadyRunning(owner.pid, paths.socket);
+    // The owner died without cleaning up (SIGKILL, a crash; perhaps a zombie nobody reaps). Move
+    // its lock aside (only one contender's rename succeeds); if what we moved turns out to be a
+    // newer live lock, put it back.
     const aside = `${paths.lock}.stale.${process.pid}`;
     try {
       fs.renameSync(paths.lock, aside);
     } catch {
       continue;
     }
-    if (readPid(aside) !== owner) {
+    if (readPid(aside) !== owner.pid) {
       try {
         fs.linkSync(aside, paths.lock);
       } catch {
@@ -112,8 +171,6 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   ensurePrivateDir(path.dirname(paths.socket));
   fs.mkdirSync(paths.stateDir, { recursive: true, mode: 0o700 });
   const log = new Logger(paths.log, opts.foreground);
-  acquireLock(paths);
-  fs.rmSync(paths.socket, { force: true });
 
   const bus = new EventBus();
   const config = new ConfigStore(configFile(paths.configDir), log);
@@ -227,6 +284,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     handle(socket);
   });
   listener.on('error', (err) => log.error(`listener: ${err.message}`));
+  // The lock is taken only now, just before the listen: a contender that finds a live owner not
+  // answering yet need wait only for this short step (ownerServes), and a lost race started nothing.
+  await acquireLock(paths);
+  fs.rmSync(paths.socket, { force: true });
   // The socket is created 0600 (umask), so no other user can connect even for an instant.
   const oldMask = process.umask(0o177);
   try {

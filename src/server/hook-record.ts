@@ -6,30 +6,14 @@
  * groups still there whose leader is the very process recorded (a pid reused since is left alone)
  * before it starts its own hooks, so a hook never runs twice.
  */
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isAlive } from '../process-alive';
+import { isRunning, processStart } from '../process-alive';
 import { socketKey } from './socket-key';
 
 interface Entry {
   readonly pid: number;
   readonly start: string;
-}
-
-/** When a process started, as the OS says it (a token compared for equality, not a time); undefined if gone. */
-export function processStart(pid: number): string | undefined {
-  try {
-    if (process.platform === 'linux') {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // The fields after the command's closing parenthesis start at field 3; starttime is field 22.
-      return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-    }
-    const out = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8' }).trim();
-    return out === '' ? undefined : out;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The record's file for a server on `socket`: one per socket, as two servers may share a state dir. */
@@ -59,7 +43,7 @@ export class HookRecord {
       const [pidText, start] = line.split(' ', 2);
       const pid = Number(pidText);
       if (!Number.isInteger(pid) || pid <= 1 || start === undefined) continue;
-      if (isAlive(pid) && processStart(pid) === start) pids.push(pid);
+      if (isRunning(pid, start)) pids.push(pid);
     }
     return pids;
   }
