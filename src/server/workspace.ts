@@ -2,6 +2,7 @@ import type { Pane } from './pane';
 import type { PaneAgent } from './agent/pane-agent';
 import { isFinish, type AgentChange } from './agent/agent-status';
 import { TabLayout, type Axis, type Direction, type PaneId, type Rect } from './layout';
+import { PANE_MINIMUM } from './layout/geometry';
 import { FuxError, noPane, noSpace } from './errors';
 import { noChange, type Change, type OpenedPane } from './change';
 import { flagNames } from '../zor';
@@ -462,19 +463,23 @@ function opened(e: Placed, tab: number | null): OpenedPane {
   return { id: e.id, tab, command: e.command, pid: e.pane.pid };
 }
 
-/** A popup's size: as asked, else 80 % of the workspace; never larger than fits inside a border. */
+/**
+ * A popup's size: as asked, else 80 % of the workspace; never larger than fits inside a border,
+ * nor smaller than any pane may be (in a workspace too small for both, the minimum wins).
+ */
 export function popupSize(area: Size, want: Size | undefined): Size {
-  const maxCols = Math.max(1, area.cols - 2);
-  const maxRows = Math.max(1, area.rows - 2);
+  const maxCols = Math.max(PANE_MINIMUM.cols, area.cols - 2);
+  const maxRows = Math.max(PANE_MINIMUM.rows, area.rows - 2);
   const cols = want?.cols ?? Math.round(area.cols * 0.8);
   const rows = want?.rows ?? Math.round(area.rows * 0.8);
-  return { cols: clamp(cols, 1, maxCols), rows: clamp(rows, 1, maxRows) };
+  return { cols: clamp(cols, PANE_MINIMUM.cols, maxCols), rows: clamp(rows, PANE_MINIMUM.rows, maxRows) };
 }
 
+/** `size` centred in `area`, from its top-left corner when it is the larger. */
 function centred(area: Size, size: Size): Rect {
   return {
-    x: Math.floor((area.cols - size.cols) / 2),
-    y: Math.floor((area.rows - size.rows) / 2),
+    x: Math.max(0, Math.floor((area.cols - size.cols) / 2)),
+    y: Math.max(0, Math.floor((area.rows - size.rows) / 2)),
     cols: size.cols,
     rows: size.rows,
   };

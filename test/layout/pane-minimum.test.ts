@@ -83,6 +83,13 @@ describe('an area smaller than the layout needs', () => {
       expect([r.cols >= 2, r.rows >= 1]).toEqual([true, true]);
   });
 
+  test('a zoomed pane gets all of it, but never less than the minimum', () => {
+    const layout = TabLayout.fromNotation(NOTATION);
+    layout.toggleZoom(2);
+    expect([...layout.contentRects(rect(0, 0, 1, 1))]).toEqual([[2, rect(0, 0, 2, 1)]]);
+    expect([...layout.contentRects(rect(0, 0, 30, 9))]).toEqual([[2, rect(0, 0, 30, 9)]]);
+  });
+
   test('directional focus works on the overflowed tiles', () => {
     const layout = TabLayout.fromNotation(NOTATION);
     expect(layout.neighbour(3, 'right', rect(0, 0, 1, 1))).toBe(4);

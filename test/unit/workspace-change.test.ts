@@ -250,6 +250,16 @@ describe('no pane is laid out below the minimum, 2 columns by 1 row', () => {
     expect(add(ws, { tab: true }).entry.pane).toMatchObject({ cols: 80, rows: 24 });
   });
 
+  test('a popup is never narrower than a pane may be, nor placed off the workspace', () => {
+    const ws = new Workspace<TestPane>('w', { cols: 3, rows: 3 });
+    add(ws);
+    const { entry: popup } = add(ws, { popup: { cols: 1, rows: 1 } });
+    expect([popup.pane.cols, popup.pane.rows]).toEqual([2, 1]);
+    ws.resize({ cols: 1, rows: 1 });
+    expect([popup.pane.cols, popup.pane.rows]).toEqual([2, 1]);
+    expect(ws.popupRect()).toEqual({ x: 0, y: 0, cols: 2, rows: 1 });
+  });
+
   test('a workspace made smaller than its layout keeps every pty at the minimum or more, and the sizes come back', () => {
     const ws = workspace();
     add(ws);

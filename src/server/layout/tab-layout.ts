@@ -149,11 +149,13 @@ export class TabLayout {
 
   /**
    * The rect each pane's pty gets: its tile less a one-cell separator on the right and at the bottom
-   * where another pane lies beyond. When zoomed, only the zoomed pane is listed and it gets all of `area`.
+   * where another pane lies beyond. When zoomed, only the zoomed pane is listed and it gets all of
+   * `area` (at least its minimum).
    */
   contentRects(area: Rect): Map<PaneId, Rect> {
     assertArea(area);
-    if (this.#zoomed !== undefined) return new Map([[this.#zoomed, area]]);
+    if (this.#zoomed !== undefined)
+      return new Map([[this.#zoomed, fittedArea({ pane: this.#zoomed }, area)]]);
     return this.tiledContentRects(area);
   }
 
