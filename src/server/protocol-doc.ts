@@ -224,6 +224,13 @@ export function renderProtocolDoc(): string {
     '`{ "pane": id }` or `{ "axis": "row" | "column", "ratio": r, "a": LayoutNode, "b": LayoutNode }`:',
     "a split's first child `a` takes `ratio` of its cells (left for `row`, top for `column`).",
     '',
+    'A pane keeps at least 2 columns and 1 row of content (xterm.js makes no narrower terminal), plus a',
+    'separator cell towards a neighbour. A split that would leave less is refused before anything starts',
+    '(`PRECONDITION_FAILED`, "no space for a new pane: pane 9 of workspace main is 2x1, and splitting it',
+    'side by side needs 5 columns; …"). A workspace sized smaller than its layout needs keeps the layout,',
+    "as tmux does: the panes' rects in `list` and in the attach view then reach past the workspace's",
+    '`cols` × `rows`, a client shows the part inside it, and the sizes come back when it grows again.',
+    '',
   );
   return out.join('\n');
 }

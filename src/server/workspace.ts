@@ -2,8 +2,8 @@ import type { Pane } from './pane';
 import type { PaneAgent } from './agent/pane-agent';
 import { isFinish, type AgentChange } from './agent/agent-status';
 import { TabLayout, type Axis, type Direction, type PaneId, type Rect } from './layout';
-import { contentRect } from './layout/geometry';
-import { FuxError, noPane } from './errors';
+import { PANE_MINIMUM } from './layout/geometry';
+import { FuxError, noPane, noSpace } from './errors';
 import { noChange, type Change, type OpenedPane } from './change';
 import { flagNames } from '../zor';
 
@@ -134,25 +134,38 @@ export class Workspace<E extends Placed = PaneEntry> {
 
   /**
    * Refuse, before its program starts, a pane that cannot go where asked: beside a pane that is
-   * not there or is the popup, or a second popup.
+   * not there, is the popup or is too small to split, or a second popup.
    */
   check(where: Where): void {
     if ('popup' in where) this.assertNoPopup();
-    else this.besideTile(where);
+    else this.splitPlan(where);
   }
 
-  /** The tiled pane a new one splits, and its tab; undefined: the new pane opens a tab. */
-  private besideTile(where: Exclude<Where, { popup: unknown }>): { target: E; tab: Tab } | undefined {
+  /**
+   * The tiled pane a new one splits, its tab and the axis (as asked, else the target's longer
+   * side); undefined: the new pane opens a tab. A target without room for two panes along that
+   * axis is refused, so no pane is ever laid out smaller than the minimum.
+   */
+  private splitPlan(
+    where: Exclude<Where, { popup: unknown }>,
+  ): { target: E; tab: Tab; axis: Axis } | undefined {
     if ('tab' in where) return undefined;
     const target = where.beside === undefined ? this.focused : this.entry(where.beside);
-    return target && { target, tab: tabOf(target, this.name) };
+    if (!target) return undefined;
+    const tab = tabOf(target, this.name);
+    const axis = where.axis ?? this.longerAxis(target);
+    if (!tab.layout.canSplit(target.id, axis, this.area)) {
+      throw noSpace({ id: target.id, ...this.tiledRect(target.id) }, axis, this.name);
+    }
+    return { target, tab, axis };
   }
 
   /**
    * Place a started pane (`build` makes its entry, given its placement). A tiled pane takes the
    * focus, and its tab becomes the active one; the split goes along `axis`, else the target's
    * longer side. A popup shows over the workspace and leaves the focus where it was, to come back
-   * to when the popup closes.
+   * to when the popup closes. A placement it refuses (see `check`) is refused before anything
+   * changes.
    */
   add(id: PaneId, build: (placement: Placement) => E, where: Where): { entry: E; change: Change } {
     if ('popup' in where) {
@@ -163,13 +176,12 @@ export class Workspace<E extends Placed = PaneEntry> {
       this.fitPopup();
       return { entry, change: { ...noChange(this.name), opened: [opened(entry, null)] } };
     }
-    const beside = this.besideTile(where);
+    const plan = this.splitPlan(where);
     const before = this.focused?.id;
     let tab: Tab;
-    if (beside) {
-      tab = beside.tab;
-      const axis = 'axis' in where && where.axis ? where.axis : this.longerAxis(beside.target);
-      tab.layout.split(beside.target.id, axis, id);
+    if (plan) {
+      tab = plan.tab;
+      tab.layout.split(plan.target.id, plan.axis, id);
     } else {
       tab = new Tab(this.nextTabId++, new TabLayout(id));
       this.tabs.push(tab);
@@ -216,9 +228,12 @@ export class Workspace<E extends Placed = PaneEntry> {
     this.nextTabId = Math.max(this.nextTabId, next.tab);
   }
 
-  /** The axis `new` splits along: the pane's longer side, in cells (a cell is about twice as tall as wide). */
-  longerAxis(target: E): Axis {
-    const rect = this.contentRect(target.id);
+  /**
+   * The axis `new` splits along: the pane's longer side, in cells (a cell is about twice as tall as
+   * wide), as it is in the layout (a split ends a zoom, so not the zoomed size).
+   */
+  private longerAxis(target: E): Axis {
+    const rect = this.tiledRect(target.id);
     return rect.cols >= rect.rows * 2 ? 'row' : 'column';
   }
 
@@ -415,17 +430,15 @@ export class Workspace<E extends Placed = PaneEntry> {
     const rects = tab.layout.contentRects(this.area);
     if (tab.layout.zoomed !== undefined) {
       // Panes hidden behind a zoom keep the geometry they have when the zoom ends.
-      for (const [id, tile] of tab.layout.tiles(this.area))
-        if (!rects.has(id)) rects.set(id, contentRect(tile, this.area));
+      for (const [id, rect] of tab.layout.tiledContentRects(this.area))
+        if (!rects.has(id)) rects.set(id, rect);
     }
     return rects;
   }
 
-  contentRect(id: PaneId): Rect {
-    const e = this.entry(id);
-    const r = this.rects(tabOf(e, this.name)).get(id);
-    if (!r) throw noPane(id, this.name);
-    return r;
+  /** A tiled pane's content rect with no zoom: the rect a split of it divides. */
+  private tiledRect(id: PaneId): Rect {
+    return tabOf(this.entry(id), this.name).layout.tiledContentRects(this.area).get(id)!;
   }
 
   /** Resize every pty of a tab to its rect: after every structural change. */
@@ -450,19 +463,23 @@ function opened(e: Placed, tab: number | null): OpenedPane {
   return { id: e.id, tab, command: e.command, pid: e.pane.pid };
 }
 
-/** A popup's size: as asked, else 80 % of the workspace; never larger than fits inside a border. */
+/**
+ * A popup's size: as asked, else 80 % of the workspace; never larger than fits inside a border,
+ * nor smaller than any pane may be (in a workspace too small for both, the minimum wins).
+ */
 export function popupSize(area: Size, want: Size | undefined): Size {
-  const maxCols = Math.max(1, area.cols - 2);
-  const maxRows = Math.max(1, area.rows - 2);
+  const maxCols = Math.max(PANE_MINIMUM.cols, area.cols - 2);
+  const maxRows = Math.max(PANE_MINIMUM.rows, area.rows - 2);
   const cols = want?.cols ?? Math.round(area.cols * 0.8);
   const rows = want?.rows ?? Math.round(area.rows * 0.8);
-  return { cols: clamp(cols, 1, maxCols), rows: clamp(rows, 1, maxRows) };
+  return { cols: clamp(cols, PANE_MINIMUM.cols, maxCols), rows: clamp(rows, PANE_MINIMUM.rows, maxRows) };
 }
 
+/** `size` centred in `area`, from its top-left corner when it is the larger. */
 function centred(area: Size, size: Size): Rect {
   return {
-    x: Math.floor((area.cols - size.cols) / 2),
-    y: Math.floor((area.rows - size.rows) / 2),
+    x: Math.max(0, Math.floor((area.cols - size.cols) / 2)),
+    y: Math.max(0, Math.floor((area.rows - size.rows) / 2)),
     cols: size.cols,
     rows: size.rows,
   };

@@ -197,14 +197,34 @@ export class Workspaces {
     const size = popup ? popupSize(ws.size, where.popup) : ws.size;
     const { pane, argv } = this.spawnPane(ws, id, launch, size, popup ? (ws.focused?.id ?? id) : id);
     this.byName.set(ws.name, ws);
-    const { entry, change } = ws.add(
-      id,
-      (placement) => this.newEntry(ws, { id, placement, pane, command: argv, launch }),
-      where,
+    const { entry, change } = this.place(ws, id, pane, where, (placement) =>
+      this.newEntry(ws, { id, placement, pane, command: argv, launch }),
     );
     this.watch(ws, entry);
     this.publish(ws, change);
     return entry;
+  }
+
+  /**
+   * Place a started pane. The workspace refuses a placement before it changes anything, but the
+   * program runs already: a refused one is ended, or it would run where no `list` shows it.
+   */
+  private place(
+    ws: Workspace,
+    id: PaneId,
+    pane: Pane,
+    where: Where,
+    build: (placement: Placement) => PaneEntry,
+  ): { entry: PaneEntry; change: Change } {
+    let built: PaneEntry | undefined;
+    try {
+      return ws.add(id, (placement) => (built = build(placement)), where);
+    } catch (err) {
+      built?.agent.dispose();
+      pane.kill('SIGKILL');
+      pane.dispose();
+      throw err;
+    }
   }
 
   /** A started pane's entry where it shows: its agent detector watching it, what it was started with. */

@@ -16,23 +16,23 @@ describe('how a split divides its cells', () => {
     expect(tiles.get(2)).toEqual(rect(3, 0, 2, 3));
   });
 
-  test('a tiny share still leaves the first pane a column of content beside its separator', () => {
+  test('a tiny share still leaves the first pane its two columns of content beside its separator', () => {
     const layout = TabLayout.fromNotation('H0.001[P1, P2]');
-    expect(layout.tiles(rect(0, 0, 100, 10)).get(1)).toEqual(rect(0, 0, 2, 10));
-    expect(layout.contentRects(rect(0, 0, 100, 10)).get(1)).toEqual(rect(0, 0, 1, 10));
+    expect(layout.tiles(rect(0, 0, 100, 10)).get(1)).toEqual(rect(0, 0, 3, 10));
+    expect(layout.contentRects(rect(0, 0, 100, 10)).get(1)).toEqual(rect(0, 0, 2, 10));
   });
 
-  test('a huge share still leaves the last pane, which has no separator, one column', () => {
+  test('a huge share still leaves the last pane, which has no separator, two columns', () => {
     const layout = TabLayout.fromNotation('H0.999[P1, P2]');
-    expect(layout.tiles(rect(0, 0, 100, 10)).get(2)).toEqual(rect(99, 0, 1, 10));
+    expect(layout.tiles(rect(0, 0, 100, 10)).get(2)).toEqual(rect(98, 0, 2, 10));
   });
 
   test('an outer split leaves room for every pane of a nested split on the same axis', () => {
     const layout = TabLayout.fromNotation('H0.01[H0.5[P1, P2], P3]');
     expect([...layout.contentRects(rect(0, 0, 100, 10))]).toEqual([
-      [1, rect(0, 0, 1, 10)],
-      [2, rect(2, 0, 1, 10)],
-      [3, rect(4, 0, 96, 10)],
+      [1, rect(0, 0, 2, 10)],
+      [2, rect(3, 0, 2, 10)],
+      [3, rect(6, 0, 94, 10)],
     ]);
   });
 
@@ -46,15 +46,28 @@ describe('how a split divides its cells', () => {
     ]);
   });
 
-  test('an area too small for every pane still tiles exactly, with no negative sizes', () => {
+  test('an area too small for every pane is overflowed: each keeps its minimum, none is crushed', () => {
     const layout = TabLayout.fromNotation('H0.3[P1, V0.6[P2, H0.4[P3, P4]]]');
-    for (const area of [rect(0, 0, 1, 1), rect(0, 0, 2, 1), rect(0, 0, 3, 2), rect(0, 0, 0, 0)]) {
-      const tiles = layout.tiles(area);
-      expect(cellsCovered(tiles)).toBe(area.cols * area.rows);
-      for (const r of [...tiles.values(), ...layout.contentRects(area).values()]) {
-        expect(Math.min(r.cols, r.rows)).toBeGreaterThanOrEqual(0);
-      }
+    // Two columns each for P1, P3 and P4 and their two separators: 8; P2, its separator and P3: 3 rows.
+    for (const area of [
+      rect(0, 0, 1, 1),
+      rect(0, 0, 2, 1),
+      rect(0, 0, 3, 2),
+      rect(0, 0, 0, 0),
+      rect(4, 2, 9, 1),
+    ]) {
+      const whole = layout.layoutArea(area);
+      expect(whole).toEqual(rect(area.x, area.y, Math.max(8, area.cols), Math.max(3, area.rows)));
+      expect(cellsCovered(layout.tiles(area))).toBe(whole.cols * whole.rows);
+      for (const r of layout.contentRects(area).values())
+        expect(Math.min(r.cols, r.rows)).toBeGreaterThanOrEqual(1);
     }
+  });
+
+  test('an area the layout fits in is the layout area itself', () => {
+    const layout = TabLayout.fromNotation('H0.3[P1, V0.6[P2, H0.4[P3, P4]]]');
+    expect(layout.layoutArea(rect(0, 0, 8, 3))).toEqual(rect(0, 0, 8, 3));
+    expect(layout.layoutArea(rect(2, 1, 80, 24))).toEqual(rect(2, 1, 80, 24));
   });
 
   test('an area of fractional or negative size is an error', () => {

@@ -148,21 +148,21 @@ describe('resizing', () => {
     expect(layout.tiles(AREA).get(3)).toEqual(rect(30, 28, 25, 12));
   });
 
-  test('shrinking stops where the pane keeps one column of content beside its separator', () => {
+  test('shrinking stops where the pane keeps two columns of content beside its separator', () => {
     const layout = TabLayout.fromNotation(ACCEPTANCE);
     expect(layout.resize(1, -100, AREA)).toBe(true);
-    expect(layout.tiles(AREA).get(1)).toEqual(rect(0, 0, 2, 40));
-    expect(layout.contentRects(AREA).get(1)).toEqual(rect(0, 0, 1, 40));
+    expect(layout.tiles(AREA).get(1)).toEqual(rect(0, 0, 3, 40));
+    expect(layout.contentRects(AREA).get(1)).toEqual(rect(0, 0, 2, 40));
     expect(layout.resize(1, -1, AREA)).toBe(false);
   });
 
-  test('growing stops where every pane on the other side keeps a cell of content', () => {
+  test('growing stops where every pane on the other side keeps its minimum of content', () => {
     const layout = TabLayout.fromNotation(ACCEPTANCE);
     expect(layout.resize(1, 100, AREA)).toBe(true);
-    // P3 (with a separator) and P4 (on the right edge) need 2 + 1 columns.
-    expect(layout.tiles(AREA).get(1)).toEqual(rect(0, 0, 97, 40));
-    expect(layout.contentRects(AREA).get(3)).toEqual(rect(97, 24, 1, 16));
-    expect(layout.contentRects(AREA).get(4)).toEqual(rect(99, 24, 1, 16));
+    // P3 (with a separator) and P4 (on the right edge) need 3 + 2 columns.
+    expect(layout.tiles(AREA).get(1)).toEqual(rect(0, 0, 95, 40));
+    expect(layout.contentRects(AREA).get(3)).toEqual(rect(95, 24, 2, 16));
+    expect(layout.contentRects(AREA).get(4)).toEqual(rect(98, 24, 2, 16));
     expect(layout.resize(1, 1, AREA)).toBe(false);
   });
 

@@ -224,6 +224,54 @@ describe('workspace operations return what they changed', () => {
   });
 });
 
+describe('no pane is laid out below the minimum, 2 columns by 1 row', () => {
+  const sizes = (ws: TestWorkspace): Array<[number, number, number]> =>
+    [...ws.panes.values()].map((e) => [e.id, e.pane.cols, e.pane.rows]);
+
+  test('`new` after `new` in 80x24 ends in "no space for a new pane", refused before anything changes', () => {
+    const ws = workspace();
+    let refusal: unknown;
+    for (let i = 0; i < 40 && refusal === undefined; i++) {
+      try {
+        ws.check({});
+        add(ws);
+      } catch (err) {
+        refusal = err;
+      }
+    }
+    expect(String(refusal)).toMatch(
+      /^TRPCError: no space for a new pane: pane \d+ of workspace w is \d+x\d+, and splitting it (side by side needs 5 columns|stacked needs 3 rows); close a pane/,
+    );
+    const before = { notation: ws.activeTab!.layout.toNotation(), panes: sizes(ws) };
+    expect(() => add(ws)).toThrow(/no space for a new pane/);
+    expect({ notation: ws.activeTab!.layout.toNotation(), panes: sizes(ws) }).toEqual(before);
+    for (const [, cols, rows] of before.panes) expect([cols >= 2, rows >= 1]).toEqual([true, true]);
+    // Another axis or another pane may still have room; a new tab always has.
+    expect(add(ws, { tab: true }).entry.pane).toMatchObject({ cols: 80, rows: 24 });
+  });
+
+  test('a popup is never narrower than a pane may be, nor placed off the workspace', () => {
+    const ws = new Workspace<TestPane>('w', { cols: 3, rows: 3 });
+    add(ws);
+    const { entry: popup } = add(ws, { popup: { cols: 1, rows: 1 } });
+    expect([popup.pane.cols, popup.pane.rows]).toEqual([2, 1]);
+    ws.resize({ cols: 1, rows: 1 });
+    expect([popup.pane.cols, popup.pane.rows]).toEqual([2, 1]);
+    expect(ws.popupRect()).toEqual({ x: 0, y: 0, cols: 2, rows: 1 });
+  });
+
+  test('a workspace made smaller than its layout keeps every pty at the minimum or more, and the sizes come back', () => {
+    const ws = workspace();
+    add(ws);
+    for (const axis of ['row', 'column', 'row', 'column'] as const) add(ws, { axis });
+    const full = sizes(ws);
+    ws.resize({ cols: 2, rows: 2 });
+    for (const [, cols, rows] of sizes(ws)) expect([cols >= 2, rows >= 1]).toEqual([true, true]);
+    ws.resize({ cols: 80, rows: 24 });
+    expect(sizes(ws)).toEqual(full);
+  });
+});
+
 describe('publish: the events a change makes', () => {
   test('a split: opened, then focused', () => {
     const change: Change = {

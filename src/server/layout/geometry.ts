@@ -39,31 +39,52 @@ function reachesEnd(reach: Reach, axis: Axis): boolean {
   return axis === 'row' ? reach.right : reach.bottom;
 }
 
-/** The fewest cells `node` can span along `axis` while each pane keeps one cell of content. */
+/**
+ * The fewest cells of content a pane keeps, whatever the layout or the size of the area. tmux keeps
+ * one (its PANE_MINIMUM) on each axis; here a pane is at least 2 columns, since that is the narrowest
+ * terminal xterm.js makes, and a 1-column pty would drive a 2-column emulator. A split that would
+ * leave less is refused, and an area smaller than the tree needs is overflowed (see `fittedArea`).
+ */
+export const PANE_MINIMUM = { cols: 2, rows: 1 } as const;
+
+function minimumAlong(axis: Axis): number {
+  return axis === 'row' ? PANE_MINIMUM.cols : PANE_MINIMUM.rows;
+}
+
+/** The content a pane needs along `axis` to be split there: two minimum panes and the separator between them. */
+export function splitMinimum(axis: Axis): number {
+  return 2 * minimumAlong(axis) + 1;
+}
+
+/** The fewest cells `node` can span along `axis` while each pane keeps its minimum of content. */
 function minimumExtent(node: LayoutNode, axis: Axis, atEnd: boolean): number {
-  if (isPane(node)) return atEnd ? 1 : 2;
+  if (isPane(node)) return atEnd ? minimumAlong(axis) : minimumAlong(axis) + 1;
   if (node.axis === axis) return minimumExtent(node.a, axis, false) + minimumExtent(node.b, axis, atEnd);
   return Math.max(minimumExtent(node.a, axis, atEnd), minimumExtent(node.b, axis, atEnd));
 }
 
 /**
+ * The area the tree is laid out in: `area`, grown right and down to the fewest cells in which every
+ * pane keeps its minimum. As tmux does, a terminal smaller than its layout keeps the layout (no pane
+ * is crushed to nothing) and the attach client shows the part of it that fits.
+ */
+export function fittedArea(root: LayoutNode, area: Rect): Rect {
+  return {
+    ...area,
+    cols: Math.max(area.cols, minimumExtent(root, 'row', true)),
+    rows: Math.max(area.rows, minimumExtent(root, 'column', true)),
+  };
+}
+
+/**
  * The first child gets round(extent × ratio) cells (halves round up), clamped so that no pane anywhere
- * below the split loses its last cell of content; the second child gets the rest. A rect too small for
- * that still gives each child a cell when it has two.
+ * below the split goes under its minimum; the second child gets the rest. `rect` is one that
+ * `fittedArea` gave (or a part of it that this gave), so both children always have their minimum.
  */
 export function placeSplit(split: SplitNode, rect: Rect, reach: Reach): SplitPlacement {
   const extent = extentAlong(rect, split.axis);
-  const aNeeds = minimumExtent(split.a, split.axis, false);
-  const bNeeds = minimumExtent(split.b, split.axis, reachesEnd(reach, split.axis));
-  let aMin = extent;
-  let aMax = extent;
-  if (aNeeds + bNeeds <= extent) {
-    aMin = aNeeds;
-    aMax = extent - bNeeds;
-  } else if (extent >= 2) {
-    aMin = 1;
-    aMax = extent - 1;
-  }
+  const aMin = minimumExtent(split.a, split.axis, false);
+  const aMax = extent - minimumExtent(split.b, split.axis, reachesEnd(reach, split.axis));
   const aCells = clamp(Math.round(extent * split.ratio), aMin, aMax);
   const bCells = extent - aCells;
   const common = { bReach: reach, extent, aCells, aMin, aMax };
@@ -83,7 +104,7 @@ export function placeSplit(split: SplitNode, rect: Rect, reach: Reach): SplitPla
   };
 }
 
-/** Each pane's tile, in tree order; the tiles cover `area` exactly. */
+/** Each pane's tile, in tree order; the tiles cover `area` (one `fittedArea` gave) exactly. */
 export function tileRects(root: LayoutNode, area: Rect): Map<PaneId, Rect> {
   const tiles = new Map<PaneId, Rect>();
   const place = (node: LayoutNode, rect: Rect, reach: Reach): void => {
@@ -106,8 +127,8 @@ export function contentRect(tile: Rect, area: Rect): Rect {
   return {
     x: tile.x,
     y: tile.y,
-    cols: Math.max(0, tile.cols - separatorRight),
-    rows: Math.max(0, tile.rows - separatorBelow),
+    cols: tile.cols - separatorRight,
+    rows: tile.rows - separatorBelow,
   };
 }
 

@@ -1,5 +1,5 @@
 import { FocusHistory } from './focus-history';
-import { assertArea, contentRect, tileRects } from './geometry';
+import { assertArea, contentRect, fittedArea, splitMinimum, tileRects } from './geometry';
 import { findNeighbour } from './neighbour';
 import { formatNotation, parseNotation } from './notation';
 import { resizePane } from './resize';
@@ -132,22 +132,50 @@ export class TabLayout {
     this.#zoomed = id;
   }
 
-  /** Each pane's tile in `area`, in tree order; the tiles cover the area exactly, whatever the zoom. */
-  tiles(area: Rect): Map<PaneId, Rect> {
+  /**
+   * The area the panes are laid out in: `area`, or more where the tree needs more for every pane to
+   * keep its minimum of content (a terminal made smaller than its layout): the tiles then reach past
+   * `area` to the right or below, and a client shows the part inside it.
+   */
+  layoutArea(area: Rect): Rect {
     assertArea(area);
-    return tileRects(this.#root, area);
+    return fittedArea(this.#root, area);
+  }
+
+  /** Each pane's tile, in tree order; the tiles cover `layoutArea(area)` exactly, whatever the zoom. */
+  tiles(area: Rect): Map<PaneId, Rect> {
+    return tileRects(this.#root, this.layoutArea(area));
   }
 
   /**
    * The rect each pane's pty gets: its tile less a one-cell separator on the right and at the bottom
-   * where another pane lies beyond. When zoomed, only the zoomed pane is listed and it gets all of `area`.
+   * where another pane lies beyond. When zoomed, only the zoomed pane is listed and it gets all of
+   * `area` (at least its minimum).
    */
   contentRects(area: Rect): Map<PaneId, Rect> {
     assertArea(area);
-    if (this.#zoomed !== undefined) return new Map([[this.#zoomed, area]]);
+    if (this.#zoomed !== undefined)
+      return new Map([[this.#zoomed, fittedArea({ pane: this.#zoomed }, area)]]);
+    return this.tiledContentRects(area);
+  }
+
+  /** Every pane's rect as `contentRects` gives it with no zoom: where the panes behind a zoom are. */
+  tiledContentRects(area: Rect): Map<PaneId, Rect> {
+    const whole = this.layoutArea(area);
     const content = new Map<PaneId, Rect>();
-    for (const [id, tile] of tileRects(this.#root, area)) content.set(id, contentRect(tile, area));
+    for (const [id, tile] of tileRects(this.#root, whole)) content.set(id, contentRect(tile, whole));
     return content;
+  }
+
+  /**
+   * Whether `target` has room to be split along `axis` in `area`: its content there holds two panes
+   * of `PANE_MINIMUM` and the separator between them (tmux's rule). Judged on the unzoomed layout,
+   * since a split ends the zoom; when it holds, the split moves no other pane.
+   */
+  canSplit(target: PaneId, axis: Axis, area: Rect): boolean {
+    this.#assertHas(target);
+    const rect = this.tiledContentRects(area).get(target)!;
+    return (axis === 'row' ? rect.cols : rect.rows) >= splitMinimum(axis);
   }
 
   /** The pane that directional focus from `from` reaches in `dir`, judged on the unzoomed tiles of `area`. */
@@ -158,15 +186,14 @@ export class TabLayout {
 
   /**
    * Grows (delta > 0) or shrinks (delta < 0) pane `id` by `delta` cells of `area` along the axis of its
-   * nearest enclosing split, clamped so every pane keeps a cell of content; false if nothing moved.
-   * Focus and history are untouched.
+   * nearest enclosing split, clamped so every pane keeps its minimum of content; false if nothing
+   * moved. Focus and history are untouched.
    */
   resize(id: PaneId, delta: number, area: Rect): boolean {
     this.#assertHas(id);
     if (!Number.isSafeInteger(delta))
       throw new RangeError(`a resize is a whole number of cells, got ${delta}`);
-    assertArea(area);
-    const resized = resizePane(this.#root, id, delta, area);
+    const resized = resizePane(this.#root, id, delta, this.layoutArea(area));
     if (!resized) return false;
     this.#root = resized;
     return true;
