@@ -36,7 +36,9 @@ async function rpc(fux: FuxClient, workspace: string): Promise<{ open: number[];
   const kill: number[] = [];
   for (let i = 0; i < RPC_RUNS; i++) {
     let id = 0;
-    open.push(await timed(async () => (id = (await fux.new.mutate({ workspace, argv: ['sleep', '600'] })).id)));
+    open.push(
+      await timed(async () => (id = (await fux.new.mutate({ workspace, argv: ['sleep', '600'] })).id)),
+    );
     kill.push(await timed(() => fux.kill.mutate({ workspace, id })));
   }
   return { open, kill };
@@ -93,7 +95,10 @@ async function fillHistories(server: FuxServer, fux: FuxClient): Promise<void> {
   console.log(`journal: ${(fs.statSync(file).size / 1024 / 1024).toFixed(1)} MiB`);
 }
 
-async function scenario(label: string, prepare?: (s: FuxServer, f: FuxClient) => Promise<void>): Promise<void> {
+async function scenario(
+  label: string,
+  prepare?: (s: FuxServer, f: FuxClient) => Promise<void>,
+): Promise<void> {
   const server = await FuxServer.start();
   const conn = await server.connect();
   try {
