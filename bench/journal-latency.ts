@@ -2,14 +2,19 @@
  * What journaling a structural change before its reply costs a verb (issue 32): the latency of
  * `new` and `kill` over a held connection (the server's part) and of the `fux new` / `fux kill`
  * processes (what a user waits for), on a server with a few panes and on one whose 40 panes each
- * keep 2000 lines of history (a full journal of megabytes). Run it with
- * `npx esbuild bench/journal-latency.ts --bundle --platform=node --packages=external --outfile=/tmp/jl.js && node /tmp/jl.js`.
+ * keep 2000 lines of history (a full journal of megabytes); and, in this process, what a reply
+ * waits for: a record of a one-pane change written and flushed to the disk of the state dir.
+ * Run it with `npx esbuild bench/journal-latency.ts --bundle --platform=node --packages=external
+ * --outfile=.tmp/journal-latency.js && node .tmp/journal-latency.js` (a bundle outside the
+ * repository would not find it).
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { FuxClient } from '../src/client';
+import { ChangeLog } from '../src/server/journal/change-log';
 import { FuxServer } from './lib/fux-server';
 import { fuxBin } from './lib/repo';
 import { formatMs, median, percentile } from './lib/stats';
@@ -118,7 +123,48 @@ async function scenario(
   }
 }
 
+/** A record as `kill` appends it, written and flushed RPC_RUNS times in a row, in a temp state dir. */
+async function recordAndFlush(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fux-bench-changes-'));
+  const changes = new ChangeLog([path.join(dir, 'c1'), path.join(dir, 'c2')], 0, {
+    info: () => undefined,
+    warn: (m) => console.error(m),
+  });
+  const record = {
+    at: Date.now(),
+    socket: path.join(dir, 'fux.sock'),
+    workspace: 'bench',
+    now: {
+      cols: 80,
+      rows: 24,
+      status: {},
+      activeTab: 1,
+      next: { pane: 3, tab: 2 },
+      tabs: [1],
+      changedTabs: [{ id: 1, layout: { pane: 1 }, recent: [1], zoomed: null }],
+      opened: [],
+      closed: [2],
+    },
+  };
+  const ms: number[] = [];
+  try {
+    for (let i = 0; i < RPC_RUNS * 5; i++) {
+      ms.push(
+        await timed(() => {
+          changes.append(record);
+          return changes.durable();
+        }),
+      );
+    }
+  } finally {
+    await changes.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(`record + fdatasync (what a reply waits for): ${figures(ms)}`);
+}
+
 async function main(): Promise<void> {
+  await recordAndFlush();
   await scenario('one workspace, one pane besides');
   await scenario(`${HISTORY_PANES} panes of 2000 lines of history besides`, fillHistories);
 }

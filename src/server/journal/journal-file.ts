@@ -74,6 +74,7 @@ export function readLiveJournal(
   if (!journal) return problem ? { kind: 'bad', problem } : { kind: 'none' };
   return { kind: 'ok', journal, replayed: journal !== base, ...(problem ? { problem } : {}) };
 }
+
 /** Read a journal; one that is unreadable, damaged or of another version is moved aside. */
 export function readJournal(file: string, socket: string, now: Date = new Date()): JournalRead {
   let text: string;
