@@ -37,8 +37,9 @@ export class ChangeLog {
   private lastError: string | undefined;
 
   /**
-   * Open the two `files` (made 0600 in a 0700 directory), emptied: what they held is in the journal the
-   * caller read at start. Records count on from `seq`, the last the journal on disk holds.
+   * Open the two `files` (made 0600 in a 0700 directory), emptied: what they held is in the
+   * journal the caller read at start. Records count on from `seq`, the last the journal on disk
+   * holds.
    */
   constructor(
     files: readonly [string, string],
