@@ -180,6 +180,7 @@ async function snapshotCost(
         sessions,
         closed: false,
         now: Date.now(),
+        seq: 0,
       }),
     );
     total.push(performance.now() - t);

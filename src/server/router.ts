@@ -51,6 +51,15 @@ const opened = (
 
 const ok = { ok: true as const };
 
+/**
+ * A verb's answer once what it changed is in the journal on disk (issue 32): a crash right after
+ * the answer neither brings back a pane it closed nor loses one it opened.
+ */
+async function journaled<T>(ctx: Context, answer: T): Promise<T> {
+  await ctx.workspaces.recorded();
+  return answer;
+}
+
 /** A wait as a stream of one message: the result, then the end (or the error). */
 async function* waitResult(wait: PendingWait): AsyncGenerator<WaitResult> {
   try {
@@ -79,7 +88,10 @@ export const appRouter = t.router({
     .output(outputs.opened)
     .mutation(async ({ ctx, input }) => {
       const ws = ctx.workspaces.resolveName(input.workspace);
-      return opened(await launchIn(ctx, input, (launch) => ctx.workspaces.open(ws, launch)), ws);
+      return journaled(
+        ctx,
+        opened(await launchIn(ctx, input, (launch) => ctx.workspaces.open(ws, launch)), ws),
+      );
     }),
 
   split: proc
@@ -92,7 +104,7 @@ export const appRouter = t.router({
       const entry = await launchIn(ctx, input, (launch) =>
         ctx.workspaces.split(ws, axis, input.target, launch),
       );
-      return opened(entry, ws);
+      return journaled(ctx, opened(entry, ws));
     }),
 
   focus: proc
@@ -105,7 +117,7 @@ export const appRouter = t.router({
     .meta({ verb: 'zoom', description: 'toggle a pane (default: the focused one) filling its tab' })
     .input(inputs.zoom)
     .output(outputs.zoom)
-    .mutation(({ ctx, input }) => ctx.workspaces.zoom(input.workspace, input.id)),
+    .mutation(({ ctx, input }) => journaled(ctx, ctx.workspaces.zoom(input.workspace, input.id))),
 
   kill: proc
     .meta({ verb: 'kill', description: 'close a pane and end its process (SIGHUP, then SIGKILL)' })
@@ -113,16 +125,16 @@ export const appRouter = t.router({
     .output(outputs.ok)
     .mutation(({ ctx, input }) => {
       ctx.workspaces.kill(input.workspace, input.id);
-      return ok;
+      return journaled(ctx, ok);
     }),
 
   resize: proc
     .meta({ verb: 'resize', description: 'grow or shrink a pane along its split axis, in cells' })
     .input(inputs.resize)
     .output(outputs.resize)
-    .mutation(({ ctx, input }) => ({
-      changed: ctx.workspaces.resize(input.workspace, input.id, input.delta),
-    })),
+    .mutation(({ ctx, input }) =>
+      journaled(ctx, { changed: ctx.workspaces.resize(input.workspace, input.id, input.delta) }),
+    ),
 
   sendKeys: proc
     // The keys' echo comes back as a `pane.output` event: a subscriber gets the reply right behind it.
@@ -171,7 +183,7 @@ export const appRouter = t.router({
       .output(outputs.opened)
       .mutation(({ ctx, input }) => {
         const ws = ctx.workspaces.resolveName(input.workspace);
-        return opened(ctx.workspaces.openTab(ws, launchOf(input)), ws);
+        return journaled(ctx, opened(ctx.workspaces.openTab(ws, launchOf(input)), ws));
       }),
     select: proc
       .meta({ verb: 'tab next|prev|N', description: 'make a tab active' })
@@ -209,7 +221,7 @@ export const appRouter = t.router({
       .meta({ verb: 'workspace kill', description: 'close a workspace and end all its panes' })
       .input(inputs.workspaceKill)
       .output(outputs.workspaceKill)
-      .mutation(({ ctx, input }) => ({ panes: ctx.workspaces.killWorkspace(input.name) })),
+      .mutation(({ ctx, input }) => journaled(ctx, { panes: ctx.workspaces.killWorkspace(input.name) })),
     resize: proc
       .meta({
         verb: 'workspace resize',
@@ -219,7 +231,7 @@ export const appRouter = t.router({
       .output(outputs.ok)
       .mutation(({ ctx, input }) => {
         ctx.workspaces.resizeWorkspace(input.workspace, { cols: input.cols, rows: input.rows });
-        return ok;
+        return journaled(ctx, ok);
       }),
   }),
 
@@ -370,7 +382,7 @@ export const appRouter = t.router({
       })
       .input(restoreInputs.run)
       .output(restoreOutputs.run)
-      .mutation(({ ctx }) => ({ workspaces: ctx.server.restore.restoreKept() })),
+      .mutation(({ ctx }) => journaled(ctx, { workspaces: ctx.server.restore.restoreKept() })),
   }),
 
   server: t.router({

@@ -66,6 +66,14 @@ export const defaultSettings = (socket: string): ServerSettings => ({
 
 const DEFAULT_WORKSPACE = 'main';
 
+/** Hears of every change before anyone else does, and says when what it heard is on disk: the journal (issue 32). */
+export interface ChangeRecorder {
+  /** In the turn of the change, before its events and repaints. */
+  record(change: Change, ws: Workspace): void;
+  /** Resolves once every change recorded so far is on disk. */
+  recorded(): Promise<void>;
+}
+
 /**
  * Every workspace of the server and the operations the router exposes. This is the one place that
  * starts and reaps panes, tiled or popup alike (one lifecycle: the same start, detection, events
@@ -77,6 +85,7 @@ const DEFAULT_WORKSPACE = 'main';
 export class Workspaces {
   private readonly byName = new Map<string, Workspace>();
   private readonly publisher: Publisher;
+  private recorder: ChangeRecorder | undefined;
 
   constructor(
     readonly settings: ServerSettings,
@@ -89,6 +98,19 @@ export class Workspaces {
   /** Watch every workspace (attach sessions do); returns the way to stop. */
   watchAll(w: WorkspaceWatcher): () => void {
     return this.publisher.watch(w);
+  }
+
+  /** Record every change with `r` before it is published; returns the way to stop. */
+  recordWith(r: ChangeRecorder): () => void {
+    this.recorder = r;
+    return () => {
+      if (this.recorder === r) this.recorder = undefined;
+    };
+  }
+
+  /** Resolves once every change so far is recorded on disk: a verb that changed structure answers then. */
+  recorded(): Promise<void> {
+    return this.recorder?.recorded() ?? Promise.resolve();
   }
 
   /** The config's defaults for panes opened from now on. */
@@ -159,6 +181,7 @@ export class Workspaces {
   private publish(ws: Workspace, change: Change): void {
     let c = change;
     if (change.closed.length > 0 && ws.tabs.length === 0) c = merge(c, this.drop(ws));
+    this.recorder?.record(c, ws);
     this.publisher.publish(c);
   }
 

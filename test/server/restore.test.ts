@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FuxClient } from '../../src/client';
 import type { FuxEvent } from '../../src/server/events';
+import { collectEvents } from '../helpers/collect-events';
 import { FuxHome, until } from '../helpers/home';
 
 let home: FuxHome;
@@ -264,6 +265,131 @@ describe('restore after a crash', () => {
       workspaces: Array<{ name: string; panes: Array<{ restored: boolean }> }>;
     };
     expect(list.workspaces.map((w) => [w.name, w.panes[0]!.restored])).toEqual([['kept', true]]);
+  }, 60_000);
+});
+
+describe('a change is in the journal before the verb that made it answers (issue 32)', () => {
+  /** What `list` shows of each workspace's panes: their ids and commands. */
+  const panes = async (fux: FuxClient): Promise<Array<[string, number, string]>> =>
+    (await fux.list.query({})).workspaces.flatMap((w) =>
+      w.panes.map((p): [string, number, string] => [w.name, p.id, p.command.join(' ')]),
+    );
+  /** A server with workspace w: a shell (1) and `sleep 300` (2), both in a journal written whole. */
+  async function journaledServer(): Promise<{ server: ChildProcess; fux: FuxClient }> {
+    const server = await home.startServer();
+    const fux = await home.client();
+    await fux.new.mutate({ workspace: 'w', argv: ['/bin/sh'], cwd: home.dir });
+    await fux.new.mutate({ workspace: 'w', argv: ['sleep', '300'], cwd: home.dir });
+    await until(() => readJournal().includes('"sleep"'), 15_000, 'the journal to hold both panes');
+    return { server, fux };
+  }
+
+  test('a pane killed right before a SIGKILL of the server does not run again after the restart', async () => {
+    const { server, fux } = await journaledServer();
+    await fux.kill.mutate({ workspace: 'w', id: 2 });
+    await sigkill(server);
+    await home.startServer();
+    expect(await panes(await home.client())).toEqual([['w', 1, '/bin/sh']]);
+  }, 60_000);
+
+  test('a workspace killed right before a SIGKILL does not come back', async () => {
+    const { server, fux } = await journaledServer();
+    await fux.new.mutate({ workspace: 'x', argv: ['sleep', '301'], cwd: home.dir });
+    await until(() => readJournal().includes('"301"'), 15_000, 'the journal to hold x');
+    await fux.workspace.kill.mutate({ name: 'x' });
+    await sigkill(server);
+    await home.startServer();
+    expect(await panes(await home.client())).toEqual([
+      ['w', 1, '/bin/sh'],
+      ['w', 2, 'sleep 300'],
+    ]);
+  }, 60_000);
+
+  test('a pane whose program ended, heard of as pane.closed right before a SIGKILL, does not come back', async () => {
+    const { server, fux } = await journaledServer();
+    const closed = new Promise<void>((resolve) => {
+      collectEvents(fux, { events: ['pane.closed'] }, () => {
+        // At once, in the turn the event arrives: nothing more happens in the server after it.
+        server.kill('SIGKILL');
+        resolve();
+      })
+        .ready.then(() => fux.sendKeys.mutate({ workspace: 'w', id: 1, keys: ['exit', 'Enter'] }))
+        .catch(() => undefined);
+    });
+    await closed;
+    await until(() => server.exitCode !== null || server.signalCode !== null, 10_000, 'the server to die');
+    await home.startServer();
+    expect(await panes(await home.client())).toEqual([['w', 2, 'sleep 300']]);
+  }, 60_000);
+
+  test('the first pane of a server killed right after `new` answered comes back', async () => {
+    const server = await home.startServer();
+    const fux = await home.client();
+    await fux.new.mutate({ workspace: 'w', argv: ['/bin/sh'], cwd: home.dir });
+    await sigkill(server);
+    await home.startServer();
+    expect(await panes(await home.client())).toEqual([['w', 1, '/bin/sh']]);
+  }, 60_000);
+
+  test('panes split and tabs opened right before a SIGKILL come back in their places, the older panes with their history', async () => {
+    const { server, fux } = await journaledServer();
+    await run(fux, 'w', 1, 'echo "kept-$((6*7))"', 'kept-42');
+    await until(() => readJournal().includes('kept-42'), 15_000, 'the journal to hold the history');
+    await fux.split.mutate({
+      workspace: 'w',
+      direction: 'h',
+      target: 1,
+      argv: ['sleep', '302'],
+      cwd: home.dir,
+    });
+    await fux.zoom.mutate({ workspace: 'w', id: 3 });
+    await fux.tab.new.mutate({ workspace: 'w', argv: ['sleep', '303'], cwd: home.dir });
+    const before = await fux.list.query({});
+    await sigkill(server);
+    await home.startServer();
+    const fux2 = await home.client();
+    const after = await fux2.list.query({});
+    expect(kept(after)).toEqual(kept(before));
+    expect(await screen(fux2, 'w', 1)).toContain('kept-42');
+  }, 60_000);
+
+  test('a server killed right after it restored brings back the same panes again, history and all', async () => {
+    const { server, fux } = await journaledServer();
+    await run(fux, 'w', 1, 'echo "kept-$((6*7))"', 'kept-42');
+    await until(() => readJournal().includes('kept-42'), 15_000, 'the journal to hold the history');
+    await fux.split.mutate({
+      workspace: 'w',
+      direction: 'h',
+      target: 1,
+      argv: ['sleep', '302'],
+      cwd: home.dir,
+    });
+    const before = await fux.list.query({});
+    await sigkill(server);
+    // Restored (it answers once it has), then killed before it wrote a journal of its own.
+    const restored = await home.startServer();
+    expect(kept(await (await home.client()).list.query({}))).toEqual(kept(before));
+    await sigkill(restored);
+    await home.startServer();
+    const again = await home.client();
+    expect(kept(await again.list.query({}))).toEqual(kept(before));
+    expect(await screen(again, 'w', 1)).toContain('kept-42');
+  }, 60_000);
+
+  test('with restore = "never", the journal kept for `fux restore` has the panes opened and closed right before the SIGKILL', async () => {
+    const { server, fux } = await journaledServer();
+    await fux.kill.mutate({ workspace: 'w', id: 2 });
+    await fux.new.mutate({ workspace: 'w', argv: ['sleep', '304'], cwd: home.dir });
+    await sigkill(server);
+    writeConfig('restore = "never"\n');
+    await home.startServer();
+    const again = await home.client();
+    expect(await panes(again)).toEqual([]);
+    cli('restore');
+    expect(await panes(again)).toEqual([
+      ['w', 1, '/bin/sh'],
+      ['w', 3, 'sleep 304'],
+    ]);
   }, 60_000);
 });
 

@@ -12,8 +12,11 @@ import {
   type WriteOps,
 } from '../../src/server/journal/journal-file';
 import { lastLines } from '../../src/server/journal/snapshot';
+import { ChangeLog, readChangeLog, type NewRecord } from '../../src/server/journal/change-log';
+import { readLiveJournal } from '../../src/server/journal/journal-file';
+import { replay } from '../../src/server/journal/replay';
 import { HOLDER_ARGV, planRestore } from '../../src/server/journal/restore-plan';
-import type { Journal, SavedPane } from '../../src/server/journal/schema';
+import type { ChangeRecord, Journal, SavedPane } from '../../src/server/journal/schema';
 
 let dir: string;
 beforeEach(() => {
@@ -157,6 +160,124 @@ describe('the journal file', () => {
     fs.writeFileSync(file, JSON.stringify(journal([pane()], { pane: 1 })));
     expect(readJournal(file, '/other')).toEqual({ kind: 'none' });
     expect(fs.existsSync(file)).toBe(true);
+  });
+});
+
+describe('the change log (issue 32)', () => {
+  const quiet = { info: () => undefined, warn: (m: string) => warnings.push(m) };
+  let warnings: string[];
+  beforeEach(() => (warnings = []));
+
+  /** A record of workspace w: pane `id` opened in tab 1, which holds it alone. */
+  const opening = (id: number, over: Partial<SavedPane> = {}, closed: number[] = []): NewRecord => ({
+    at: 6000 + id,
+    socket: '/s',
+    workspace: 'w',
+    now: {
+      cols: 80,
+      rows: 24,
+      status: {},
+      activeTab: 1,
+      next: { pane: id + 1, tab: 2 },
+      tabs: [1],
+      changedTabs: [{ id: 1, layout: { pane: id }, recent: [id], zoomed: null }],
+      opened: [pane({ id, history: '', ...over })],
+      closed,
+    },
+  });
+  const seqs = (records: readonly ChangeRecord[]): number[] => records.map((r) => r.seq);
+
+  test('records come back in order across its two files; the file a journal covers is emptied once that journal is written', async () => {
+    const files = [path.join(dir, 'state', 'c1'), path.join(dir, 'state', 'c2')] as const;
+    const changes = new ChangeLog(files, 10, quiet);
+    expect(fs.statSync(files[0]).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.dirname(files[0])).mode & 0o777).toBe(0o700);
+    changes.append(opening(1));
+    changes.append(opening(2));
+    // Written in the turn of the change, before any flush.
+    expect(seqs(readChangeLog(files, '/s').records)).toEqual([11, 12]);
+    await changes.durable();
+    const covers = changes.mark();
+    expect(covers).toBe(12);
+    changes.append(opening(3)); // while that journal is written: into the other file
+    changes.covered(covers);
+    expect(fs.readFileSync(files[0], 'utf8')).toBe('');
+    expect(seqs(readChangeLog(files, '/s').records)).toEqual([13]);
+    // The next journal's records go back to the first file; the second is emptied after it.
+    const next = changes.mark();
+    changes.append(opening(4));
+    changes.covered(next);
+    expect(fs.readFileSync(files[1], 'utf8')).toBe('');
+    expect(readChangeLog(files, '/s')).toEqual({
+      records: [expect.objectContaining({ seq: 14 })],
+      damaged: [],
+    });
+    await changes.close();
+    // A new server starts them empty.
+    await new ChangeLog(files, 14, quiet).close();
+    expect(readChangeLog(files, '/s').records).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+
+  test("a record cut short by a crash and another server's records are left out quietly; a damaged one is moved aside and said", () => {
+    const paths = journalPaths(dir, path.join(dir, 'fux.sock'), {});
+    const line = (seq: number, socket = '/s'): string =>
+      `${JSON.stringify({ seq, ...opening(seq), socket })}\n`;
+    fs.writeFileSync(paths.changes[0], line(1) + line(2, '/other') + line(3).slice(0, 40));
+    expect(seqs(readChangeLog(paths.changes, '/s').records)).toEqual([1]);
+    expect(readChangeLog(paths.changes, '/s').damaged).toEqual([]);
+
+    fs.writeFileSync(paths.changes[1], `${line(4)}{"seq": 5}\n${line(6)}`);
+    const read = readLiveJournal(paths, '/s', new Date('2024-05-01T10:00:00Z'));
+    expect(read).toMatchObject({
+      kind: 'ok',
+      replayed: true,
+      problem: expect.stringMatching(
+        /changes-2\.jsonl line 2 is damaged \(at: missing, expected a number\): the changes from there on are not restored; moved it to .*changes-2\.jsonl\.corrupt-2024-05-01T10-00-00-000Z/,
+      ),
+    });
+    // The panes of records 1 and 4, not 6's: it came after the damage.
+    expect(read.kind === 'ok' && read.journal.workspaces[0]!.panes.map((p) => p.id)).toEqual([1, 4]);
+    expect(read.kind === 'ok' && read.journal.seq).toBe(4);
+    expect(fs.existsSync(paths.changes[1])).toBe(false);
+  });
+
+  test('replayed over the journal written whole: panes keep their saved history, also one opened again at its id; what a record closes or removes goes', () => {
+    const base = { ...journal([pane({ history: 'saved lines' })], { pane: 1 }), seq: 3 };
+    const rec = (seq: number, r: NewRecord): ChangeRecord => ({ seq, ...r });
+    const split: NewRecord = {
+      ...opening(2),
+      now: {
+        ...opening(2).now!,
+        changedTabs: [
+          {
+            id: 1,
+            layout: { axis: 'row', ratio: 0.5, a: { pane: 1 }, b: { pane: 2 } },
+            recent: [2, 1],
+            zoomed: null,
+          },
+        ],
+      },
+    };
+    const o = { socket: '/s', fux: 'test' };
+    // Records the journal holds already (seq ≤ 3) change nothing.
+    expect(replay(base, [rec(2, opening(2))], o)).toBe(base);
+    const after = replay(base, [rec(2, opening(9)), rec(4, split)], o)!;
+    expect(after).toMatchObject({ seq: 4, savedAt: 6002, closed: false });
+    expect(after.workspaces[0]!.panes.map((p) => [p.id, p.history])).toEqual([
+      [1, 'saved lines'],
+      [2, ''],
+    ]);
+    expect(after.workspaces[0]!.tabs[0]!.recent).toEqual([2, 1]);
+    // Pane 1 opened again at its id (a restore by the next server), pane 2 closed.
+    const again = replay(base, [rec(4, split), rec(5, opening(1, { argv: ['/bin/bash'] }, [2]))], o)!;
+    expect(again.workspaces[0]!.panes.map((p) => [p.id, p.argv, p.history])).toEqual([
+      [1, ['/bin/bash'], 'saved lines'],
+    ]);
+    const gone = replay(base, [rec(4, split), rec(5, { ...split, now: null })], o)!;
+    expect(gone.workspaces).toEqual([]);
+    // Over no journal at all: the server died before it wrote one.
+    expect(replay(undefined, [rec(1, opening(1))], o)!.workspaces[0]!.panes.map((p) => p.id)).toEqual([1]);
   });
 });
 

@@ -10,7 +10,16 @@ import type { FuxConfig } from '../config';
 import type { Workspaces } from '../workspaces';
 import { OneTimeNotice } from '../notice';
 import { FuxError } from '../errors';
-import { journalPaths, keepAsPrevious, readJournal, type JournalPaths, type WriteOps } from './journal-file';
+import {
+  journalPaths,
+  jsonPieces,
+  keepAsPrevious,
+  readJournal,
+  readLiveJournal,
+  writeAtomicallySync,
+  type JournalPaths,
+  type WriteOps,
+} from './journal-file';
 import { JournalWriter, type JournalLog } from './journal-writer';
 import { applyRestore, paneReport, type RestoreReport, type RestoreTrigger } from './restore';
 import { planRestore, type WorkspacePlan } from './restore-plan';
@@ -40,19 +49,30 @@ export class JournalService {
   }
 
   /**
-   * Read the journal left by the last server and restore it or keep it for `fux restore`, then
-   * start journaling. Called once this server holds the socket: one that lost a start race starts
-   * nothing.
+   * Read the journal left by the last server (its change log replayed) and restore it or keep it
+   * for `fux restore`, then start journaling. Called once this server holds the socket: one that
+   * lost a start race starts nothing.
    */
   boot(): void {
     const o = this.o;
-    const found = readJournal(this.paths.file, o.socket);
-    if (found.kind === 'bad') {
-      o.log.warn(`restore: ${found.problem}`);
-      this.problem.set(`restore: ${found.problem}`);
+    const found = readLiveJournal(this.paths, o.socket);
+    const problem = found.kind === 'none' ? undefined : found.problem;
+    if (problem !== undefined) {
+      o.log.warn(`restore: ${problem}`);
+      this.problem.set(`restore: ${problem}`);
     }
-    this.writer = new JournalWriter({
+    const journal = found.kind === 'ok' ? found.journal : undefined;
+    const trigger = journal && this.autoRestore(journal);
+    // Kept for `fux restore`, and this server journals afresh; or restored, and what the change
+    // log added goes into the journal itself: the change log starts empty either way.
+    if (journal && !trigger) {
+      if (this.keep(journal)) fs.rmSync(this.paths.file, { force: true });
+    } else if (found.kind === 'ok' && found.replayed) this.settle(found.journal);
+    const writer = new JournalWriter({
       file: this.paths.file,
+      changes: this.paths.changes,
+      // Whatever journal is left on disk holds no record this server's will be taken for.
+      seq: journal?.seq ?? 0,
       socket: o.socket,
       workspaces: o.workspaces,
       sessions: this.sessions,
@@ -61,10 +81,37 @@ export class JournalService {
       log: o.log,
       ops: o.ops,
     });
-    if (found.kind !== 'ok') return;
-    const trigger = this.autoRestore(found.journal);
-    // A workspace that could not come back stays in a kept journal for `fux restore` to retry.
-    if (!trigger || this.restore(found.journal, trigger).some((r) => !r.restored)) keepAsPrevious(this.paths);
+    this.writer = writer;
+    if (!journal || !trigger) return;
+    const failed = this.restore(journal, trigger).filter((r) => !r.restored);
+    // A workspace that could not come back stays in a kept journal for `fux restore` to retry,
+    // and leaves the live one.
+    if (failed.length > 0) this.keep(journal);
+    for (const r of failed) writer.forget(r.workspace);
+  }
+
+  /** Keep `journal` for `fux restore`; a failure is logged (there is then nothing to restore by hand). */
+  private keep(journal: Journal): boolean {
+    try {
+      keepAsPrevious(this.paths, journal);
+      return true;
+    } catch (err) {
+      this.o.log.warn(
+        `restore: cannot keep the journal in ${this.paths.previous} (${(err as Error).message})`,
+      );
+      return false;
+    }
+  }
+
+  /** Write the journal with its change log replayed; a failure is logged and the restore goes on. */
+  private settle(journal: Journal): void {
+    try {
+      writeAtomicallySync(this.paths.file, jsonPieces(journal));
+    } catch (err) {
+      this.o.log.warn(
+        `journal: cannot write ${this.paths.file} (${(err as Error).message}); the changes its change log held are lost at the next crash`,
+      );
+    }
   }
 
   /** Why the journal found at start restores by itself, if it does. */

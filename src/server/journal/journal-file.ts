@@ -1,7 +1,8 @@
 /**
  * The journal on disk: one file per server under the state dir (0700), written whole and
  * atomically (a temp file, fsync, rename) so a crash mid-write leaves the previous journal, never
- * half of one. A file that cannot be used is moved aside, never deleted, and never fatal.
+ * half of one, and beside it the change log of what changed since (change-log.ts). A file that
+ * cannot be used is moved aside, never deleted, and never fatal.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -9,12 +10,17 @@ import { defaultSocketPath } from '../../paths';
 import { issueText } from '../../rpc/error-formatter';
 import { JOURNAL_VERSION, journalSchema, type Journal } from './schema';
 import { socketKey } from '../socket-key';
+import { readChangeLog } from './change-log';
+import { replay } from './replay';
+import { version as fuxVersion } from '../version';
 
 export interface JournalPaths {
   /** What the running server writes, and what the next one restores after a crash. */
   file: string;
   /** A journal the server found at start and did not restore, kept for `fux restore`. */
   previous: string;
+  /** The change log's two files: what changed since `file` was written. */
+  changes: readonly [string, string];
 }
 
 /**
@@ -29,7 +35,11 @@ export function journalPaths(
 ): JournalPaths {
   const own = path.resolve(socket) === path.resolve(defaultSocketPath(env));
   const key = own ? 'journal' : `journal-${socketKey(socket)}`;
-  return { file: path.join(stateDir, `${key}.json`), previous: path.join(stateDir, `${key}.previous.json`) };
+  return {
+    file: path.join(stateDir, `${key}.json`),
+    previous: path.join(stateDir, `${key}.previous.json`),
+    changes: [path.join(stateDir, `${key}.changes-1.jsonl`), path.join(stateDir, `${key}.changes-2.jsonl`)],
+  };
 }
 
 export type JournalRead =
@@ -37,6 +47,33 @@ export type JournalRead =
   | { kind: 'ok'; journal: Journal }
   /** Unusable: `problem` says why and where the file went. */
   | { kind: 'bad'; problem: string };
+
+export type LiveJournalRead =
+  | Exclude<JournalRead, { kind: 'ok' }>
+  /** `replayed`: the change log changed it, so it is not on disk as it is. `problem`: a damaged record. */
+  | { kind: 'ok'; journal: Journal; replayed: boolean; problem?: string };
+
+/**
+ * The journal a server left, with its change log replayed over it: the records up to a damaged
+ * one, which is moved aside with its file. A bad journal is moved aside and its change log not
+ * used: what it changed is not there to change.
+ */
+export function readLiveJournal(
+  paths: JournalPaths,
+  socket: string,
+  now: Date = new Date(),
+): LiveJournalRead {
+  const found = readJournal(paths.file, socket, now);
+  if (found.kind === 'bad') return found;
+  const base = found.kind === 'ok' ? found.journal : undefined;
+  const changes = readChangeLog(paths.changes, socket);
+  const journal = replay(base, changes.records, { socket, fux: fuxVersion });
+  const problem = changes.damaged
+    .map((d) => `${d.file} ${d.why}: the changes from there on are not restored; ${moveAside(d.file, now)}`)
+    .join('; ');
+  if (!journal) return problem ? { kind: 'bad', problem } : { kind: 'none' };
+  return { kind: 'ok', journal, replayed: journal !== base, ...(problem ? { problem } : {}) };
+}
 
 /** Read a journal; one that is unreadable, damaged or of another version is moved aside. */
 export function readJournal(file: string, socket: string, now: Date = new Date()): JournalRead {
@@ -48,7 +85,9 @@ export function readJournal(file: string, socket: string, now: Date = new Date()
     return { kind: 'bad', problem: `cannot read ${file}: ${(err as Error).message}` };
   }
   const why = problemOf(text);
-  if (typeof why === 'string') return { kind: 'bad', problem: `${file} ${why}; ${moveAside(file, now)}` };
+  if (typeof why === 'string') {
+    return { kind: 'bad', problem: `${file} ${why}; ${moveAside(file, now)} and started empty` };
+  }
   // Another server's journal (its socket hashed to the same name): not ours to restore or move.
   if (why.socket !== socket) return { kind: 'none' };
   return { kind: 'ok', journal: why };
@@ -74,14 +113,14 @@ function problemOf(text: string): Journal | string {
   return parsed.data;
 }
 
-/** Move a bad journal to `<file>.corrupt-<time>`; says where it went (or that it could not). */
+/** Move a bad file to `<file>.corrupt-<time>`; says where it went (or that it could not). */
 function moveAside(file: string, now: Date): string {
   const aside = `${file}.corrupt-${now.toISOString().replace(/[:.]/g, '-')}`;
   try {
     fs.renameSync(file, aside);
-    return `moved it to ${aside} and started empty`;
+    return `moved it to ${aside}`;
   } catch (err) {
-    return `could not move it aside (${(err as Error).message}); started empty`;
+    return `could not move it aside (${(err as Error).message})`;
   }
 }
 
@@ -90,8 +129,9 @@ export type WriteOps = Pick<typeof fs.promises, 'open' | 'rename' | 'rm' | 'mkdi
 
 /**
  * Write `pieces` to `file` whole, one after the other: to a temp file beside it (0600), flushed to
- * disk, then renamed over it, so a reader sees the old journal or the new one. The directory is
- * made 0700. On failure the temp file is removed and the old journal stays.
+ * disk, then renamed over it, so a reader sees the old journal or the new one; the rename is
+ * flushed too, for the change log it covers is emptied next. The directory is made 0700. On
+ * failure the temp file is removed and the old journal stays.
  */
 export async function writeAtomically(
   file: string,
@@ -117,6 +157,42 @@ export async function writeAtomically(
   } catch (err) {
     await ops.rm(temp, { force: true }).catch(() => undefined);
     throw err;
+  }
+  const handle = await ops.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `writeAtomically`, all at once: for the server's start, before it serves anyone. */
+export function writeAtomicallySync(file: string, pieces: Iterable<string | Uint8Array>): void {
+  const dir = path.dirname(file);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dir, 0o700);
+  const temp = `${file}.tmp-${process.pid}`;
+  try {
+    const fd = fs.openSync(temp, 'w', 0o600);
+    try {
+      for (const piece of pieces) {
+        const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece;
+        for (let done = 0; done < bytes.length;) done += fs.writeSync(fd, bytes, done);
+      }
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, file);
+  } catch (err) {
+    fs.rmSync(temp, { force: true });
+    throw err;
+  }
+  const fd = fs.openSync(dir, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -206,11 +282,7 @@ function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
-/** Keep a journal the server did not restore for `fux restore`, in place of any older one. */
-export function keepAsPrevious(paths: JournalPaths): void {
-  try {
-    fs.renameSync(paths.file, paths.previous);
-  } catch {
-    // nothing there, or not movable: then there is nothing to restore by hand either
-  }
+/** Keep a journal the server did not restore (all of it or part) for `fux restore`, in place of any older one. */
+export function keepAsPrevious(paths: JournalPaths, journal: Journal): void {
+  writeAtomicallySync(paths.previous, jsonPieces(journal));
 }

@@ -3,6 +3,8 @@ import type { WorkspaceWatcher } from '../publish';
 import type { Workspaces } from '../workspaces';
 import { encodedJson, jsonPieces, writeAtomically, type WriteOps } from './journal-file';
 import { historyText, snapshot, type AgentSessions } from './snapshot';
+import { ChangeLog } from './change-log';
+import { JournalRecorder } from './recorder';
 import type { PaneId } from '../layout';
 import type { PaneEntry, Workspace } from '../workspace';
 import { version } from '../version';
@@ -35,6 +37,10 @@ export interface JournalLog {
 
 export interface WriterOptions {
   file: string;
+  /** The change log's files, emptied at start: what they held is in `file` (or kept aside). */
+  changes: readonly [string, string];
+  /** The last change record `file` holds. */
+  seq: number;
   socket: string;
   workspaces: Workspaces;
   sessions: AgentSessions;
@@ -50,11 +56,12 @@ export interface WriterOptions {
 }
 
 /**
- * Keeps the journal up to date without touching the output path: a change of the workspaces
- * (a split, a focus, a title, an agent's state) schedules a write within `changeMs`; output only
- * sets a flag, which a slow timer turns into a write every `outputMs` (history and cwd change with
- * output). One write at a time; writes that fail (a full disk) are logged once and retried on the
- * next change.
+ * Keeps the journal up to date without touching the output path: a change of structure is in the
+ * change log before anyone hears of it (recorder.ts); any change of the workspaces (a split, a
+ * focus, a title, an agent's state) schedules a write of the whole journal within `changeMs`;
+ * output only sets a flag, which a slow timer turns into a write every `outputMs` (history and cwd
+ * change with output). One write at a time; writes that fail (a full disk) are logged once and
+ * retried on the next change.
  */
 export class JournalWriter {
   private readonly changeMs: number;
@@ -76,9 +83,20 @@ export class JournalWriter {
   private lastError: string | undefined;
   private closed = false;
   private readonly unwatch: () => void;
+  private readonly changes: ChangeLog;
+  private readonly recorder: JournalRecorder;
+  private readonly unrecord: () => void;
 
   constructor(private readonly o: WriterOptions) {
     this.changeMs = o.changeMs ?? 1000;
+    this.changes = new ChangeLog(o.changes, o.seq, o.log);
+    this.recorder = new JournalRecorder({
+      changes: this.changes,
+      socket: o.socket,
+      serverEnv: o.serverEnv,
+      sessions: o.sessions,
+    });
+    this.unrecord = o.workspaces.recordWith(this.recorder);
     const watcher: WorkspaceWatcher = {
       changed: () => this.soon(),
       output: (workspace, id) => {
@@ -92,6 +110,11 @@ export class JournalWriter {
       if (this.outputSince || this.deferred.size > 0) this.soon();
     }, o.outputMs ?? 5000);
     this.slow.unref();
+  }
+
+  /** Record that workspace `name`, which the last server had, is not here (it did not come back). */
+  forget(name: string): void {
+    this.recorder.gone(name, true);
   }
 
   /** Write within `changeMs` (a write already due takes this change along). */
@@ -159,14 +182,16 @@ export class JournalWriter {
     };
   }
 
-  /** The last write, marked closed: a clean stop. No writes after it. */
+  /** The last write, marked closed: a clean stop. No writes after it, nor records. */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
     clearInterval(this.slow);
     this.unwatch();
+    this.unrecord();
     await this.writing;
     await this.write(true);
+    await this.changes.close();
   }
 
   private async write(closed: boolean): Promise<void> {
@@ -191,6 +216,8 @@ export class JournalWriter {
     await this.renderHistories(closed);
     const all = this.o.workspaces.all();
     this.o.sessions.refresh(all.flatMap((ws) => ws.tiles()));
+    // In the same turn as the snapshot: it holds every change recorded up to here.
+    const seq = this.changes.mark();
     const journal = snapshot(all, {
       fux: version,
       socket: this.o.socket,
@@ -199,9 +226,11 @@ export class JournalWriter {
       sessions: this.o.sessions,
       closed,
       now: Date.now(),
+      seq,
     });
     try {
       await writeAtomically(this.o.file, jsonPieces(journal, this.encodedHistories(all)), this.o.ops);
+      this.changes.covered(seq);
       if (this.lastError !== undefined) this.o.log.info(`journal: writing ${this.o.file} again`);
       this.lastError = undefined;
     } catch (err) {

@@ -42,15 +42,46 @@ export const savedTab = z.object({
   zoomed: id.nullable(),
 });
 
-export const savedWorkspace = z.object({
-  name: z.string(),
+/** What a workspace is besides its tabs and panes. */
+const workspaceShape = {
   cols: z.number().int().positive(),
   rows: z.number().int().positive(),
   status: z.record(z.string(), z.string()),
-  tabs: z.array(savedTab).min(1),
   activeTab: z.number().int().positive().nullable(),
   next: z.object({ pane: id, tab: z.number().int().positive() }),
+};
+
+export const savedWorkspace = z.object({
+  name: z.string(),
+  ...workspaceShape,
+  tabs: z.array(savedTab).min(1),
   panes: z.array(savedPane).min(1),
+});
+
+/**
+ * One change of a workspace's structure, appended to the change log before the verb that made it
+ * answers (issue 32): what the workspace is now, less what did not change since its last record.
+ * Replayed in `seq` order over the last journal written whole (see replay.ts).
+ */
+export const changeRecord = z.object({
+  /** Counts on across restarts: a journal written whole holds every change up to its `seq`. */
+  seq: z.number().int().positive(),
+  at: z.number(),
+  socket: z.string(),
+  workspace: z.string(),
+  /** null: the workspace is gone. */
+  now: z
+    .object({
+      ...workspaceShape,
+      /** Its tabs' ids, in order. */
+      tabs: z.array(z.number().int().positive()).min(1),
+      /** The tabs that are new or changed (layout, focus, zoom) since the last record. */
+      changedTabs: z.array(savedTab),
+      /** Panes opened since the last record (no history yet; the cwd they started in). */
+      opened: z.array(savedPane),
+      closed: z.array(id),
+    })
+    .nullable(),
 });
 
 export const journalSchema = z.object({
@@ -61,6 +92,8 @@ export const journalSchema = z.object({
   savedAt: z.number(),
   /** Set by a clean stop (`kill-server`, SIGTERM); a journal left open means the server died. */
   closed: z.boolean(),
+  /** The last change record it holds (none in a journal from before the change log). */
+  seq: z.number().int().nonnegative().optional(),
   workspaces: z.array(savedWorkspace),
 });
 
@@ -69,3 +102,4 @@ export type SavedPane = z.infer<typeof savedPane>;
 export type SavedTab = z.infer<typeof savedTab>;
 export type SavedWorkspace = z.infer<typeof savedWorkspace>;
 export type Journal = z.infer<typeof journalSchema>;
+export type ChangeRecord = z.infer<typeof changeRecord>;

@@ -1,10 +1,11 @@
-import type { PaneEntry, TiledEntry, Workspace } from '../workspace';
+import type { PaneEntry, Tab, TiledEntry, Workspace } from '../workspace';
 import { agentOfArgv, findSessions } from './agent-session';
 import {
   JOURNAL_VERSION,
   type AgentSession,
   type Journal,
   type SavedPane,
+  type SavedTab,
   type SavedWorkspace,
 } from './schema';
 
@@ -50,7 +51,14 @@ export interface SnapshotOptions {
   sessions: AgentSessions;
   closed: boolean;
   now: number;
+  /** The last change record it holds (see change-log.ts). */
+  seq: number;
 }
+
+/** What saving a pane needs, and where it says the pane is. */
+export type PaneSaving = Pick<SnapshotOptions, 'serverEnv' | 'history' | 'sessions'> & {
+  cwd: (entry: PaneEntry) => string;
+};
 
 /** The journal of these workspaces as they are now. */
 export function snapshot(workspaces: readonly Workspace[], o: SnapshotOptions): Journal {
@@ -60,6 +68,7 @@ export function snapshot(workspaces: readonly Workspace[], o: SnapshotOptions): 
     socket: o.socket,
     savedAt: o.now,
     closed: o.closed,
+    seq: o.seq,
     workspaces: workspaces.filter((ws) => ws.panes.size > 0).map((ws) => savedWorkspace(ws, o)),
   };
 }
@@ -70,25 +79,29 @@ function savedWorkspace(ws: Workspace, o: SnapshotOptions): SavedWorkspace {
     cols: ws.size.cols,
     rows: ws.size.rows,
     status: Object.fromEntries(ws.status),
-    tabs: ws.tabs.map((tab) => ({
-      id: tab.id,
-      layout: tab.layout.toJSON(),
-      recent: tab.layout.recentlyFocused(),
-      zoomed: tab.layout.zoomed ?? null,
-    })),
+    tabs: ws.tabs.map(savedTab),
     activeTab: ws.activeTab?.id ?? null,
     next: ws.nextIds,
-    panes: ws.tiles().map((e) => savedPane(e, o)),
+    panes: ws.tiles().map((e) => savedPane(e, { ...o, cwd: foregroundCwd })),
   };
 }
 
-function savedPane(e: TiledEntry, o: SnapshotOptions): SavedPane {
+export function savedTab(tab: Tab): SavedTab {
+  return {
+    id: tab.id,
+    layout: tab.layout.toJSON(),
+    recent: tab.layout.recentlyFocused(),
+    zoomed: tab.layout.zoomed ?? null,
+  };
+}
+
+export function savedPane(e: TiledEntry, o: PaneSaving): SavedPane {
   const status = e.agent.current;
   return {
     id: e.id,
     tab: e.placement.tab.id,
     argv: e.command,
-    cwd: e.pane.currentCwd(),
+    cwd: o.cwd(e),
     env: additions(e.launch.env, o.serverEnv),
     title: e.pane.title,
     agent: status.agent ?? null,
@@ -97,6 +110,11 @@ function savedPane(e: TiledEntry, o: SnapshotOptions): SavedPane {
     session: o.sessions.get(e) ?? null,
     history: o.history(e),
   };
+}
+
+/** Where the pane's foreground process is now. */
+function foregroundCwd(e: PaneEntry): string {
+  return e.pane.currentCwd();
 }
 
 /** The variables of `env` that `base` lacks or has otherwise, less fux's own (set again on restore). */
