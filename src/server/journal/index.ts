@@ -26,6 +26,11 @@ export interface JournalServiceOptions {
   config: () => FuxConfig;
   log: JournalLog;
   ops?: WriteOps;
+  /**
+   * The socket of a holder that kept a pane running while no server did (src/server/holder/),
+   * claimed by the restore at boot for the pane it brings back.
+   */
+  survivor?: (workspace: string, id: number) => string | undefined;
 }
 
 export class JournalService {
@@ -64,7 +69,8 @@ export class JournalService {
     if (found.kind !== 'ok') return;
     const trigger = this.autoRestore(found.journal);
     // A workspace that could not come back stays in a kept journal for `fux restore` to retry.
-    if (!trigger || this.restore(found.journal, trigger).some((r) => !r.restored)) keepAsPrevious(this.paths);
+    if (!trigger || this.restore(found.journal, trigger, o.survivor).some((r) => !r.restored))
+      keepAsPrevious(this.paths);
   }
 
   /** Why the journal found at start restores by itself, if it does. */
@@ -75,8 +81,9 @@ export class JournalService {
     return undefined;
   }
 
-  private plan(journal: Journal): WorkspacePlan[] {
+  private plan(journal: Journal, survivor?: JournalServiceOptions['survivor']): WorkspacePlan[] {
     return planRestore(journal, {
+      survivor,
       skip: this.o.config().restore_skip,
       serverEnv: process.env,
       exists: (name) => this.o.workspaces.find(name) !== undefined,
@@ -84,9 +91,13 @@ export class JournalService {
     });
   }
 
-  private restore(journal: Journal, trigger: RestoreTrigger): RestoreReport[] {
+  private restore(
+    journal: Journal,
+    trigger: RestoreTrigger,
+    survivor?: JournalServiceOptions['survivor'],
+  ): RestoreReport[] {
     const started = performance.now();
-    const reports = applyRestore(this.plan(journal), {
+    const reports = applyRestore(this.plan(journal, survivor), {
       workspaces: this.o.workspaces,
       bus: this.o.bus,
       sessions: this.sessions,
