@@ -455,7 +455,8 @@ int main(int argc, char **argv) {
       }
     }
 
-    if (master_at >= 0 && fds[master_at].revents) {
+    // Not once a server has been handed the pty in this same turn: what it reads is its own.
+    if (master_at >= 0 && connection < 0 && fds[master_at].revents) {
       ssize_t n = read(master, buffer, sizeof buffer);
       if (n > 0) {
         ring_push(buffer, (size_t)n);
