@@ -11,6 +11,10 @@
 // - the peer-credentials addon (native/peer-cred.c → native/build/peer-cred.node): the uid at the
 //   other end of the socket. Without it client and server still check the socket's directory and
 //   the socket file's owner, but not the connected peer itself (src/peer-cred.ts).
+// - the pane holder (native/pane-holder.c → native/build/pane-holder) and its addon (native/pane-fd.c
+//   → native/build/pane-fd.node), which receives a holder's pty: with both, panes outlive the
+//   server; without either, panes run on in-process ptys and a server's crash ends them
+//   (src/server/holder/).
 //
 // `CC` picks the compiler; otherwise cc, gcc, then clang.
 const { spawnSync } = require('node:child_process');
@@ -55,6 +59,24 @@ const TARGETS = [
       if (headers === undefined)
         return { problem: "Node's headers (include/node/node_api.h) are not installed" };
       // N-API symbols resolve against the running node when the addon loads (macOS says so).
+      const link = process.platform === 'darwin' ? ['-bundle', '-undefined', 'dynamic_lookup'] : ['-shared'];
+      return { flags: ['-O2', ...link, '-fPIC', '-I', headers] };
+    },
+  },
+  {
+    source: 'pane-holder.c',
+    output: 'pane-holder',
+    consequence: 'panes run in the server and end with it (a crash restarts them from the journal)',
+    flags: () => ({ flags: ['-O2'] }),
+  },
+  {
+    source: 'pane-fd.c',
+    output: 'pane-fd.node',
+    consequence: 'panes run in the server and end with it (a crash restarts them from the journal)',
+    flags: () => {
+      const headers = nodeHeaders();
+      if (headers === undefined)
+        return { problem: "Node's headers (include/node/node_api.h) are not installed" };
       const link = process.platform === 'darwin' ? ['-bundle', '-undefined', 'dynamic_lookup'] : ['-shared'];
       return { flags: ['-O2', ...link, '-fPIC', '-I', headers] };
     },

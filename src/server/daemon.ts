@@ -9,6 +9,7 @@ import { isRunning, processStart } from '../process-alive';
 import { peerUid } from '../peer-cred';
 import { appRouter } from './router';
 import { callAt, t, type Context } from './trpc';
+import { SurvivingPanes } from './holder/surviving-panes';
 import { Logger } from './log';
 import { Workspaces, defaultSettings, type ServerSettings } from './workspaces';
 import { version } from './version';
@@ -198,6 +199,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     root: config.current.worktree_root,
     setup: config.current.worktree_setup,
   }));
+  const survivors = new SurvivingPanes(paths.socket, log);
   const journal = new JournalService({
     stateDir: paths.stateDir,
     socket: paths.socket,
@@ -205,6 +207,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     bus,
     config: () => config.current,
     log,
+    survivor: (workspace, id) => survivors.claim({ workspace, id }),
   });
   const started = Date.now();
   let stopping: Promise<void> | undefined;
@@ -313,7 +316,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   log.info(`fux ${version} listening on ${paths.socket} (pid ${process.pid})`);
 
   // Restored (or not) only now that this server holds the socket: a start that lost the race starts nothing.
+  // Panes whose holders outlived the last server are taken back by the restore, the rest ended.
+  survivors.scan();
   journal.boot();
+  survivors.endUnclaimed();
 
   // Remote attach: `fux serve --allow` ids join the allow-list; the endpoint starts if anyone is on it.
   const bootAllow = opts.allow ?? allowFromServeEnv(process.env);

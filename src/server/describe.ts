@@ -32,6 +32,7 @@ export function describeWorkspace(ws: Workspace): WorkspaceInfo {
         unseen: e.unseen,
         ...(checkoutInfo(cwd) ?? { repo: null, branch: null, worktree: null }),
         restored: e.restored,
+        survived: e.survived,
         x: r.x,
         y: r.y,
         cols: r.cols,

@@ -32,9 +32,9 @@ export const exitStatus = z.object({
 export const restoredPane = z.object({
   id: z.number(),
   how: z
-    .enum(['restarted', 'resumed', 'not-restarted'])
+    .enum(['survived', 'restarted', 'resumed', 'not-restarted'])
     .describe(
-      'restarted: its argv again, in its cwd; resumed: its agent session (claude --resume, codex resume); not-restarted: its history and [exited]',
+      'survived: its program kept running under its holder while no server ran, and was taken back (same pid); restarted: its argv again, in its cwd; resumed: its agent session (claude --resume, codex resume); not-restarted: its history and [exited]',
     ),
   command: z.array(z.string()).describe('what it runs now (not-restarted: what it ran before)'),
   cwd: z.string(),

@@ -218,6 +218,11 @@ export const paneInfo = z.object({
     .describe('the agent finished (working or blocked, then idle) and the pane has not been focused since'),
   ...checkoutFields,
   restored: z.boolean().describe('it came back from the journal after a restart (issue 12)'),
+  survived: z
+    .boolean()
+    .describe(
+      'of the restored: its program kept running under its holder while no server ran, and is the same process (issue 27); false: restarted from the journal',
+    ),
   ...rect,
 });
 

@@ -56,6 +56,8 @@ export interface PaneEntry extends Placed {
   readonly launch: { readonly env: Readonly<Record<string, string>>; readonly at: number };
   /** It came back from the journal after a restart (`fux list` marks it). */
   readonly restored: boolean;
+  /** Of those, its program kept running under its holder meanwhile: the same process, taken back. */
+  readonly survived: boolean;
 }
 
 export interface Size {

@@ -1,3 +1,4 @@
+import { holderDir } from './holder/holder-dir';
 import type { Direction, PaneId, Axis, TabLayout } from './layout';
 import { Pane, type CaptureResult, type PaneExit } from './pane';
 import {
@@ -26,6 +27,8 @@ export interface Launch {
   env: Record<string, string>;
   /** Shown before the program's output: a restored pane's saved history. */
   preface?: string;
+  /** A restored pane whose program survived: the socket of the holder to take it back from. */
+  adopt?: string;
 }
 
 /** A pane to bring back after a restart at its old id (journal/ decides how it runs). */
@@ -265,6 +268,7 @@ export class Workspaces {
       unseen: false,
       launch: { env: p.launch.env, at: Date.now() },
       restored,
+      survived: restored && p.launch.adopt !== undefined,
     };
   }
 
@@ -356,6 +360,8 @@ export class Workspaces {
         rows: size.rows,
         scrollback: this.settings.scrollback,
         preface: launch.preface,
+        holding: { dir: holderDir(this.settings.socket), place: { workspace: ws.name, id } },
+        adopt: launch.adopt,
       });
       return { pane, argv };
     } catch (err) {

@@ -21,7 +21,7 @@ export async function list(client: FuxClient, input: { workspace?: string }): Pr
             const mark = p.active ? '*' : p.focused ? '+' : ' ';
             const title = p.title ? `  "${p.title}"` : '';
             const branch = p.branch ? `  ⎇ ${p.branch}` : '';
-            const restored = p.restored ? '  (restored)' : '';
+            const restored = p.restored ? `  (restored)${p.survived ? ' (survived)' : ''}` : '';
             const agent = p.agent ? `  ${p.agent} ${p.state}${p.unseen ? ' (unseen)' : ''}` : '';
             return `  ${mark} ${String(p.id).padStart(3)}  tab ${p.tab}  ${p.cols}x${p.rows}+${p.x}+${p.y}  pid ${p.pid}  ${p.command.join(' ')}  ${p.cwd}${branch}${agent}${title}${restored}`;
           });

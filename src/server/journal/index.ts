@@ -35,6 +35,11 @@ export interface JournalServiceOptions {
   config: () => FuxConfig;
   log: JournalLog;
   ops?: WriteOps;
+  /**
+   * The socket of a holder that kept a pane running while no server did (src/server/holder/),
+   * claimed by the restore at boot for the pane it brings back.
+   */
+  survivor?: (workspace: string, id: number) => string | undefined;
 }
 
 export class JournalService {
@@ -83,7 +88,7 @@ export class JournalService {
     });
     this.writer = writer;
     if (!journal || !trigger) return;
-    const failed = this.restore(journal, trigger).filter((r) => !r.restored);
+    const failed = this.restore(journal, trigger, o.survivor).filter((r) => !r.restored);
     // A workspace that could not come back stays in a kept journal for `fux restore` to retry,
     // and leaves the live one.
     if (failed.length > 0) this.keep(journal);
@@ -122,8 +127,9 @@ export class JournalService {
     return undefined;
   }
 
-  private plan(journal: Journal): WorkspacePlan[] {
+  private plan(journal: Journal, survivor?: JournalServiceOptions['survivor']): WorkspacePlan[] {
     return planRestore(journal, {
+      survivor,
       skip: this.o.config().restore_skip,
       serverEnv: process.env,
       exists: (name) => this.o.workspaces.find(name) !== undefined,
@@ -131,9 +137,13 @@ export class JournalService {
     });
   }
 
-  private restore(journal: Journal, trigger: RestoreTrigger): RestoreReport[] {
+  private restore(
+    journal: Journal,
+    trigger: RestoreTrigger,
+    survivor?: JournalServiceOptions['survivor'],
+  ): RestoreReport[] {
     const started = performance.now();
-    const reports = applyRestore(this.plan(journal), {
+    const reports = applyRestore(this.plan(journal, survivor), {
       workspaces: this.o.workspaces,
       bus: this.o.bus,
       sessions: this.sessions,

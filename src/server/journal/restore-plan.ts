@@ -13,7 +13,7 @@ import { definedEnv } from '../../protocol/env';
 import { agentOfArgv, findSessions, resumeArgv } from './agent-session';
 import type { AgentSession, Journal, SavedPane, SavedWorkspace } from './schema';
 
-export type PaneHow = 'restarted' | 'resumed' | 'not-restarted';
+export type PaneHow = 'survived' | 'restarted' | 'resumed' | 'not-restarted';
 
 export interface PanePlan {
   id: number;
@@ -31,6 +31,8 @@ export interface PanePlan {
   reason: string | null;
   /** What the pane shows before its program's output: its title, its history, the restart marker. */
   preface: string;
+  /** survived: the socket of the holder that kept its program running (src/server/holder/). */
+  adopt?: string;
 }
 
 export interface WorkspacePlan {
@@ -48,6 +50,11 @@ export interface PlanOptions {
   /** Whether a workspace of this name runs already (it is then not restored). */
   exists: (name: string) => boolean;
   now: Date;
+  /**
+   * The socket of a holder that kept this pane's program running while no server did, claimed for
+   * it (src/server/holder/survivors.ts); such a pane is taken back, not restarted.
+   */
+  survivor?: (workspace: string, id: number) => string | undefined;
 }
 
 /**
@@ -63,7 +70,10 @@ export function planRestore(journal: Journal, o: PlanOptions): WorkspacePlan[] {
     if (o.exists(ws.name))
       return { saved: ws, restored: false, reason: `a workspace ${ws.name} runs already`, panes: [] };
     const sessions = lookUpMissingSessions(ws.panes, o.serverEnv);
-    const panes = ws.panes.map((p, i) => planPane(p, sessions[i] ?? null, o));
+    const panes = ws.panes.map((p, i) => {
+      const adopt = o.survivor?.(ws.name, p.id);
+      return adopt === undefined ? planPane(p, sessions[i] ?? null, o) : survivedPane(p, adopt, o);
+    });
     return { saved: ws, restored: true, reason: null, panes };
   });
 }
@@ -139,14 +149,32 @@ function planPane(p: SavedPane, session: AgentSession | null, o: PlanOptions): P
   return { ...base, how, argv, reason, preface: preface(p, o.now, stopped) };
 }
 
+/** A pane whose program kept running under its holder: the same program, shown after its history. */
+function survivedPane(p: SavedPane, adopt: string, o: PlanOptions): PanePlan {
+  const env = definedEnv({ ...o.serverEnv, ...p.env });
+  return {
+    id: p.id,
+    tab: p.tab,
+    saved: p.argv,
+    argv: p.argv,
+    cwd: p.cwd,
+    env,
+    session: p.session,
+    how: 'survived',
+    reason: null,
+    preface: preface(p, o.now, undefined, ' its program kept running'),
+    adopt,
+  };
+}
+
 const DIM = '\x1b[0;2m';
 const RESET = '\x1b[0m';
 
 /** The saved title and history, then a dim marker line where the restart was (and `[exited]` for a pane not restarted). */
-function preface(p: SavedPane, now: Date, stopped: string | undefined): string {
+function preface(p: SavedPane, now: Date, stopped: string | undefined, after = ''): string {
   const title = p.title ? `\x1b]2;${p.title}\x07` : '';
   const history = p.history ? `${p.history.split('\n').join('\r\n')}${RESET}\r\n` : '';
-  const marker = `${DIM}── restored ${clock(now)} ──${RESET}\r\n`;
+  const marker = `${DIM}── restored ${clock(now)} ──${after}${RESET}\r\n`;
   const exited = stopped ? `[exited] not restarted: ${stopped}\r\n` : '';
   return title + history + marker + exited;
 }

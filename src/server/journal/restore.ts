@@ -73,7 +73,7 @@ function restoring(plan: WorkspacePlan): RestoringWorkspace {
         .filter((p) => p.tab === t.id)
         .map((p) => ({
           id: p.id,
-          launch: { argv: p.argv, cwd: p.cwd, env: p.env, preface: p.preface },
+          launch: { argv: p.argv, cwd: p.cwd, env: p.env, preface: p.preface, adopt: p.adopt },
           command: p.how === 'not-restarted' ? p.saved : p.argv,
         })),
     })),

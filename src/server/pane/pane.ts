@@ -8,7 +8,13 @@ import { InputModes } from './input-modes';
 import { OutputPump, type FlowMarks } from './output-pump';
 import { paneParseScheduler } from './parse-scheduler';
 import { assertRunnable } from './program-lookup';
-import { PtyProcess, type PaneExit } from './pty-process';
+import {
+  startPtyProcess,
+  takeHeldPty,
+  type PaneExit,
+  type PaneHolding,
+  type PaneProcess,
+} from './pty-process';
 import { Scrollback } from './scrollback';
 import { sanitizeTitle } from './title';
 import { TypedEmitter } from './typed-emitter';
@@ -24,6 +30,13 @@ export interface PaneSpawn {
   scrollback: number;
   /** Text the terminal shows before the program's first output (a restored pane's saved history). */
   preface?: string;
+  /** Run the program under a holder there, so it outlives the server (when the holder is built). */
+  holding?: PaneHolding;
+  /**
+   * Take back the program a surviving holder listening on this socket kept running, instead of
+   * starting `argv`: its buffered output follows `preface`, then the program is asked to redraw.
+   */
+  adopt?: string;
 }
 
 export interface PaneEvents {
@@ -84,7 +97,7 @@ export class Pane extends TypedEmitter<PaneEvents> {
   /** Set once the process has exited and its output is parsed (when `exit` is emitted). */
   exit: PaneExit | undefined;
 
-  private readonly pty: PtyProcess;
+  private readonly pty: PaneProcess;
   private readonly pump: OutputPump;
   private readonly history: Scrollback;
   private closedWith: PaneExit | undefined;
@@ -111,30 +124,42 @@ export class Pane extends TypedEmitter<PaneEvents> {
       paneParseScheduler,
     );
     const [file, ...args] = this.argv;
+    // Until the constructor returns, output (a holder's buffer comes at once) waits behind the preface.
+    const early: Buffer[] = [];
+    let started = false;
+    const listeners = {
+      bytes: (chunk: Buffer) => (started ? this.pump.push(chunk) : early.push(chunk)),
+      childGone: () => this.pump.setMarks(FLOW_MARKS_AFTER_EXIT),
+      closed: (exit: PaneExit) => this.closed(exit),
+    };
     try {
-      this.pty = PtyProcess.spawn(
-        {
-          file: file!,
-          args,
-          cwd: opts.cwd,
-          // The program talks to xterm.js, whatever terminal the caller sits in.
-          env: { ...opts.env, ...TERMINAL_ENV },
-          cols: opts.cols,
-          rows: opts.rows,
-        },
-        {
-          bytes: (chunk) => this.pump.push(chunk),
-          childGone: () => this.pump.setMarks(FLOW_MARKS_AFTER_EXIT),
-          closed: (exit) => this.closed(exit),
-        },
-      );
+      if (opts.adopt !== undefined) {
+        const held = takeHeldPty(opts.adopt, listeners);
+        held.redraw(opts.cols, opts.rows);
+        this.pty = held;
+      } else {
+        this.pty = startPtyProcess(
+          {
+            file: file!,
+            args,
+            cwd: opts.cwd,
+            // The program talks to xterm.js, whatever terminal the caller sits in.
+            env: { ...opts.env, ...TERMINAL_ENV },
+            cols: opts.cols,
+            rows: opts.rows,
+          },
+          listeners,
+          opts.holding,
+        );
+      }
     } catch (err) {
       this.terminal.dispose();
       throw new Error(`cannot run '${file}': ${(err as Error).message}`, { cause: err });
     }
     this.pid = this.pty.pid;
-    // Queued ahead of the program's output, which cannot arrive before this constructor returns.
     if (opts.preface) this.pump.push(Buffer.from(opts.preface, 'utf8'));
+    started = true;
+    for (const chunk of early) this.pump.push(chunk);
     // The scrollback's empty inputs (which make xterm parse at once) come back as empty data.
     this.terminal.onData((reply) => {
       if (reply !== '') this.pty.write(reply);
