@@ -12,21 +12,39 @@ beforeEach(async () => {
 });
 afterEach(() => home.close());
 
-/** The `cat`s the server is the parent of, running or not yet reaped (Linux /proc). */
+/** pid (comm) state ppid …: comm may hold spaces, so fields are read after its closing parenthesis. */
+function statOf(pid: string): { comm: string; ppid: number } | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    return { comm, ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) };
+  } catch {
+    return undefined; // gone between the listing and the read
+  }
+}
+
+/** Whether `pid` is one of this server's pane holders (native/pane-holder.c), which run in its socket's `.panes` dir. */
+function isHolderOf(pid: number, socket: string): boolean {
+  try {
+    return (
+      fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[1]?.startsWith(`${socket}.panes/`) === true
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The `cat`s the server runs, running or not yet reaped (Linux /proc): its own children, or
+ * (where panes run under holders) its holders' children.
+ */
 function catsOf(server: number): number[] {
   const cats: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // gone between the listing and the read
-    }
-    // pid (comm) state ppid …: comm may hold spaces, so read after its closing parenthesis.
-    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    if (comm === 'cat' && ppid === server) cats.push(Number(entry));
+    const stat = statOf(entry);
+    if (stat?.comm !== 'cat') continue;
+    if (stat.ppid === server || isHolderOf(stat.ppid, home.socket)) cats.push(Number(entry));
   }
   return cats.sort((a, b) => a - b);
 }
