@@ -368,6 +368,22 @@ describe('Compositor: popups and overlays', () => {
     expect(look(h.cell(rows[alpha]!.indexOf('alpha'), alpha)).bg).not.toBe('16:6');
   });
 
+  test('a picker opens after a popup has closed (issue 31.1: the closed popup emptied the focus stack)', async () => {
+    const h = harness(40, 12);
+    await h.frame(withPopup());
+    const closed = withPopup();
+    closed.view!.popup = null;
+    await h.frame(closed);
+    h.compositor.setOverlay({ kind: 'picker', title: 'workspaces', items: ['alpha', 'beta'], selected: 0 });
+    await h.render();
+    const rows = Array.from({ length: 12 }, (_, y) => h.line(y));
+    expect(rows.some((r) => r.includes('workspaces'))).toBe(true);
+    expect(rows.some((r) => r.includes('beta'))).toBe(true);
+    h.compositor.setOverlay({ kind: 'help', lines: ['C-a d detach'] });
+    await h.render();
+    expect(Array.from({ length: 12 }, (_, y) => h.line(y)).some((r) => r.includes('C-a d detach'))).toBe(true);
+  });
+
   test('a message shows on the status line', async () => {
     const h = harness(40, 12);
     await h.frame(withPopup());
