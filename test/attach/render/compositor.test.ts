@@ -381,7 +381,9 @@ describe('Compositor: popups and overlays', () => {
     expect(rows.some((r) => r.includes('beta'))).toBe(true);
     h.compositor.setOverlay({ kind: 'help', lines: ['C-a d detach'] });
     await h.render();
-    expect(Array.from({ length: 12 }, (_, y) => h.line(y)).some((r) => r.includes('C-a d detach'))).toBe(true);
+    expect(Array.from({ length: 12 }, (_, y) => h.line(y)).some((r) => r.includes('C-a d detach'))).toBe(
+      true,
+    );
   });
 
   test('a message shows on the status line', async () => {

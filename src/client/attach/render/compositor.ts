@@ -224,6 +224,11 @@ export class Compositor {
     this.screen.flush();
   }
 
+  /** Draw the whole terminal again from scratch (after a fault, which may have left a frame half done). */
+  repaintAll(): void {
+    this.resize(this.cols, this.rows);
+  }
+
   /** The pane area to tell the server: the terminal less the tab bar and the status line. */
   area(): { cols: number; rows: number } {
     return { cols: this.cols, rows: Math.max(1, this.rows - 2) };
