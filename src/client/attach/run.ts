@@ -169,9 +169,18 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
   };
   const onResize = faults.guard('a resize', (): void => {
     compositor.resize(output.columns || 80, output.rows || 24);
-    const area = compositor.area();
-    report(connection.resize(area.cols, area.rows));
     paint.request();
+    // Too small, the workspace keeps its size (the too-small view shows); else the server
+    // lays it out, and a refusal shows as that view too, never as an error.
+    if (compositor.tooSmall()) return;
+    const area = compositor.area();
+    connection
+      .resize(area.cols, area.rows)
+      ?.then(
+        () => compositor.refused(undefined),
+        (err: Error) => compositor.refused(err.message),
+      )
+      .finally(() => paint.request());
   });
 
   const stopNotices = opts.notices?.listen(faults.guard('a notice', (text) => overlays.setLinkNotice(text)));

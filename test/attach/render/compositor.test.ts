@@ -700,6 +700,38 @@ describe('Compositor: the outer terminal', () => {
     expect(h.line(5)).toContain('1');
   });
 
+  test('a terminal below 12×4 shows "terminal too small" in place of the panes, and the panes again when it grows (issue 31.7)', async () => {
+    const h = harness(30, 8);
+    await h.frame(onePane(30, 6, { '0': [[0, 'pane-text']] }));
+    h.term.resize(10, 4);
+    h.compositor.resize(10, 4);
+    expect(h.compositor.tooSmall()).toBe(true);
+    // What a too-small client would ask for, were it asked: never less than the minimum's area.
+    expect(h.compositor.area()).toEqual({ cols: 12, rows: 2 });
+    await h.render();
+    const small = Array.from({ length: 4 }, (_, y) => h.line(y).trim());
+    expect(small).toEqual(['terminal', 'too small', '10×4, fux', 'needs 12×4']);
+    expect(h.observed.cursorVisible).toBe(false);
+    expect(h.compositor.paneAt(1, 1)).toBeUndefined();
+    h.term.resize(30, 8);
+    h.compositor.resize(30, 8);
+    await h.render();
+    expect(h.line(1)).toBe('pane-text');
+    expect(h.line(0)).toContain(' main ');
+  });
+
+  test('a size the server refused shows as the too-small view with its reason, until it is laid out again', async () => {
+    const h = harness(30, 8);
+    await h.frame(onePane(30, 6, { '0': [[0, 'pane-text']] }));
+    h.compositor.refused('no room for 3 panes in 30x6');
+    await h.render();
+    const rows = Array.from({ length: 8 }, (_, y) => h.line(y).trim()).filter(Boolean);
+    expect(rows).toEqual(['terminal too small', 'for the panes: no room for 3', 'panes in 30x6']);
+    h.compositor.refused(undefined);
+    await h.render();
+    expect(h.line(1)).toBe('pane-text');
+  });
+
   test('paneAt maps screen cells to pane cells; borders, the tab bar and the status line are no pane', async () => {
     const h = harness(21, 7);
     await h.frame({
