@@ -210,9 +210,9 @@ describe('Compositor: chrome', () => {
     const bar = h.line(0);
     expect(bar).toContain(' proj ');
     expect(bar).toContain(' 1:sh ');
-    expect(bar).toContain(' 2:claude●* ');
-    expect(bar).toContain(' 3:codex◐ ');
-    expect(bar.endsWith(' 4:idle○')).toBe(true);
+    expect(bar).toContain(' 2:claude ●* ');
+    expect(bar).toContain(' 3:codex ◐ ');
+    expect(bar.endsWith(' 4:idle ○')).toBe(true);
     const active = bar.indexOf('1:sh');
     const other = bar.indexOf('2:claude');
     expect(look(h.cell(active, 0)).attrs).toContain('bold');
@@ -222,6 +222,25 @@ describe('Compositor: chrome', () => {
     expect(h.compositor.tabAt(bar.indexOf('4:idle'), 0)).toBe(4);
     expect(h.compositor.tabAt(1, 0)).toBeUndefined();
     expect(h.compositor.tabAt(active, 1)).toBeUndefined();
+  });
+
+  test("a tab's label collapses the title's padding: a padded title does not push the other tabs off (issue 31.11)", async () => {
+    const h = harness(60, 6);
+    const view = makeView(60, 4, [viewPane({ id: 1, x: 0, y: 0, cols: 60, rows: 4, focused: true })], {
+      tabs: [
+        {
+          number: 1,
+          title: `◇  Ready (work)${' '.repeat(65)}`,
+          panes: 1,
+          active: true,
+          state: 'idle',
+          unseen: false,
+        },
+        { number: 2, title: ' bash\t', panes: 1, active: false, state: 'none', unseen: true },
+      ],
+    });
+    await h.frame({ seq: 1, reset: true, view, panes: { '1': { cols: 60, rows: 4 } } });
+    expect(h.line(0)).toBe(' main  1:◇ Ready (work) ○  2:bash*');
   });
 
   test("the status line shows the mode, each pane's id and glyph (unseen marked), and the status segments at the right", async () => {
