@@ -14,6 +14,7 @@ export class Faults {
   /** The last fault reported; the same one again is counted, not shown again (see caught). */
   private last = '';
   private repeats = 0;
+  private stopped = false;
 
   constructor(private readonly deps: FaultDeps) {}
 
@@ -33,6 +34,7 @@ export class Faults {
    * are what a failing draw would fail at again, and each would ask for the next.
    */
   caught(where: string, err: unknown): void {
+    if (this.stopped) return;
     const message = err instanceof Error ? err.message : String(err);
     const key = `${where}: ${message}`;
     if (key === this.last) {
@@ -45,5 +47,13 @@ export class Faults {
     this.deps.log(`${where}: ${err instanceof Error ? (err.stack ?? message) : message}`);
     this.deps.show(`${where} failed: ${message}`);
     this.deps.repaint();
+  }
+
+  /**
+   * The client has left: what fails from now on is its own leaving (a call it had made, cut
+   * short by the closed connection), not a fault.
+   */
+  stop(): void {
+    this.stopped = true;
   }
 }

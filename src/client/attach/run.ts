@@ -188,6 +188,7 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
   function end(outcome: AttachOutcome): void {
     if (over) return;
     over = true;
+    faults.stop();
     stopNotices?.();
     overlays.stop();
     prediction.stop();
