@@ -6,6 +6,7 @@
  * whatever the source opens (the local socket, or an iroh stream for `fux connect`); only the
  * `attach` procedures are used, so the remote router suffices.
  */
+import { TRPCClientError } from '@trpc/client';
 import type { AttachFrame } from '../../protocol/attach';
 import { Compositor } from './render/compositor';
 import { AttachState } from './render/state';
@@ -120,7 +121,9 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
     redraw: () => paint.request(),
     modesOf: (pane) => mirror.pane(pane)?.modes,
     showPanel: (panel) => overlays.setPanel(panel),
-    failed: (what, err) => faults.caught(what, err),
+    // The server's refusal (the pane closed meanwhile) is a failed call, shown; anything else is a fault.
+    failed: (what, err) =>
+      err instanceof TRPCClientError ? overlays.failed(`${what}: ${err.message}`) : faults.caught(what, err),
   });
 
   const onFrame = faults.guard('a frame from the server', (frame: AttachFrame): void => {
