@@ -52,6 +52,20 @@ describe('fux help', () => {
     expectSummaries(out);
   });
 
+  test('a topic is listed once, and described as itself, not as one of its commands (issue 31.11)', () => {
+    const { out } = run('fux', ['--help']);
+    const topics = section(out, 'TOPICS').map((l) => l.split(/\s{2,}/));
+    const commands = section(out, 'COMMANDS').map((l) => l.split(/\s{2,}/)[0]);
+    // zor runs a command itself: it is a verb, listed with the verbs only.
+    expect(commands).toContain('zor');
+    expect(topics.map(([name]) => name)).toEqual(['worktree']);
+    const [, worktree] = topics[0]!;
+    for (const id of ['worktree:diff', 'worktree:list', 'worktree:remove'])
+      expect(worktree).not.toBe(manifest.commands[id]?.summary);
+    expect(worktree).toMatch(/worktrees/);
+    expect(run('fux', ['worktree', '--help']).out.split('\n')[0]).toBe(worktree);
+  });
+
   test('fux help and fux help VERB are --help', () => {
     expect(run('fux', ['help'])).toEqual(run('fux', ['--help']));
     expect(run('fux', ['help', 'split'])).toEqual(run('fux', ['split', '--help']));

@@ -44,6 +44,8 @@ export interface ControllerDeps {
   modesOf(pane: number): PaneModes | undefined;
   /** Show a panel (help, the picker) over the panes, or none; the overlays' owner decides what shows. */
   showPanel(panel: Panel | undefined): void;
+  /** Something the controller started on its own (copy mode, the answer picker) failed: report it, the session goes on. */
+  failed(what: string, err: unknown): void;
 }
 
 type Overlay =
@@ -159,6 +161,11 @@ export class Controller {
     }
   }
 
+  /** Run an asynchronous step whose failure is reported rather than left unhandled (which would end the process). */
+  private start(what: string, step: Promise<void>): void {
+    step.catch((err: unknown) => this.deps.failed(what, err));
+  }
+
   /** A pane's input modes; a pane not drawn yet has a fresh terminal's. */
   private modes(pane: number): PaneModes {
     return this.deps.modesOf(pane) ?? DEFAULT_MODES;
@@ -171,7 +178,7 @@ export class Controller {
         return;
       case 'copy-mode': {
         const pane = this.view?.panes.find((p) => p.focused)?.id;
-        if (pane !== undefined) void this.enterCopy(pane);
+        if (pane !== undefined) this.start('copy mode', this.enterCopy(pane));
         return;
       }
       case 'help':
@@ -190,7 +197,7 @@ export class Controller {
       }
       case 'answer-picker': {
         const pane = this.view?.panes.find((p) => p.focused)?.id;
-        if (pane !== undefined) void this.openAnswerPicker(pane);
+        if (pane !== undefined) this.start('the answer picker', this.openAnswerPicker(pane));
         return;
       }
       case 'worktree-picker':
@@ -383,7 +390,7 @@ export class Controller {
     }
     if (hit && token.wheel === 'up' && hit.pane !== this.view?.popup?.id) {
       // tmux: the wheel over a pane that does not take the mouse enters copy mode and scrolls.
-      void this.enterCopy(hit.pane, WHEEL_LINES);
+      this.start('copy mode', this.enterCopy(hit.pane, WHEEL_LINES));
     }
   }
 

@@ -6,6 +6,7 @@
  * whatever the source opens (the local socket, or an iroh stream for `fux connect`); only the
  * `attach` procedures are used, so the remote router suffices.
  */
+import { TRPCClientError } from '@trpc/client';
 import type { AttachFrame } from '../../protocol/attach';
 import { Compositor } from './render/compositor';
 import { AttachState } from './render/state';
@@ -17,6 +18,8 @@ import { InputOutbox } from './outbox';
 import { PaintScheduler } from './paint';
 import { PredictionDriver } from './prediction-driver';
 import { Overlays } from './overlays';
+import { Faults } from './faults';
+import { appendClientLog, clientLogPath } from './client-log';
 
 export type { AttachClient, AttachTransport, AttachTransportSource } from './connection';
 
@@ -30,6 +33,8 @@ export interface RunAttachOptions {
   output: NodeJS.WriteStream;
   /** Notices about the link ("no answer for 3 s; reconnecting…"), shown as a message until cleared. */
   notices?: NoticeSource;
+  /** Where the client logs its own faults; default: client.log in the state dir (clientLogPath). */
+  log?: string;
 }
 
 /** Something that tells the client about its link; `undefined` clears the notice. */
@@ -67,7 +72,17 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
     rows: output.rows || 24,
     state: mirror,
   });
-  const paint = new PaintScheduler(() => compositor.render());
+  const logFile = opts.log ?? clientLogPath();
+  // Whatever goes wrong inside the client is reported and the session goes on (Faults).
+  const faults = new Faults({
+    log: (text) => appendClientLog(logFile, text),
+    show: (line) => overlays.failed(`${line}; details in ${logFile}`),
+    repaint: () => {
+      compositor.repaintAll();
+      paint.request();
+    },
+  });
+  const paint = new PaintScheduler(faults.guard('drawing', () => compositor.render()));
   const overlays = new Overlays((overlay) => {
     compositor.setOverlay(overlay);
     paint.request();
@@ -106,9 +121,12 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
     redraw: () => paint.request(),
     modesOf: (pane) => mirror.pane(pane)?.modes,
     showPanel: (panel) => overlays.setPanel(panel),
+    // The server's refusal (the pane closed meanwhile) is a failed call, shown; anything else is a fault.
+    failed: (what, err) =>
+      err instanceof TRPCClientError ? overlays.failed(`${what}: ${err.message}`) : faults.caught(what, err),
   });
 
-  const onFrame = (frame: AttachFrame): void => {
+  const onFrame = faults.guard('a frame from the server', (frame: AttachFrame): void => {
     if (frame.end !== undefined) {
       end({
         kind: frame.end.reason === 'workspace-closed' ? 'exited' : 'detached',
@@ -124,10 +142,10 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
     compositor.setKeyModes(target === undefined ? undefined : mirror.pane(target)?.modes);
     if (frame.bell?.length) compositor.write('\x07');
     paint.request();
-  };
+  });
 
   let escTimer: NodeJS.Timeout | undefined;
-  const feed = (chunk: Buffer): void => {
+  const feed = faults.guard('input', (chunk: Buffer): void => {
     const typed = decoder.plain(chunk);
     if (typed !== undefined && controller.typeThrough(typed)) {
       outbox.flush();
@@ -136,35 +154,46 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
     for (const token of decoder.feed(chunk)) controller.handle(token);
     outbox.flush();
     armEscape();
-  };
+  });
   const armEscape = (): void => {
     if (escTimer) clearTimeout(escTimer);
     escTimer = undefined;
     const deadline = decoder.pendingDeadline();
     if (deadline === undefined) return;
     escTimer = setTimeout(
-      () => {
+      faults.guard('input', () => {
         escTimer = undefined;
         for (const token of decoder.flush()) controller.handle(token);
         outbox.flush();
         armEscape();
-      },
+      }),
       Math.max(0, deadline - Date.now()),
     );
   };
-  const onResize = (): void => {
+  const onResize = faults.guard('a resize', (): void => {
     compositor.resize(output.columns || 80, output.rows || 24);
-    const area = compositor.area();
-    report(connection.resize(area.cols, area.rows));
     paint.request();
-  };
+    // Too small, the workspace keeps its size (the too-small view shows); else the server
+    // lays it out, and a refusal shows as that view too, never as an error.
+    if (compositor.tooSmall()) return;
+    const area = compositor.area();
+    connection
+      .resize(area.cols, area.rows)
+      ?.then(
+        () => compositor.refused(undefined),
+        (err: Error) => compositor.refused(err.message),
+      )
+      .finally(() => paint.request());
+  });
 
-  const stopNotices = opts.notices?.listen((text) => overlays.setLinkNotice(text));
+  const stopNotices = opts.notices?.listen(faults.guard('a notice', (text) => overlays.setLinkNotice(text)));
 
   function end(outcome: AttachOutcome): void {
     if (over) return;
     over = true;
+    faults.stop();
     stopNotices?.();
+    overlays.stop();
     prediction.stop();
     paint.stop();
     if (escTimer) clearTimeout(escTimer);
@@ -188,7 +217,7 @@ export async function runAttach(opts: RunAttachOptions): Promise<AttachOutcome> 
     },
     {
       frame: onFrame,
-      linkNotice: (text) => overlays.setLinkNotice(text),
+      linkNotice: faults.guard('a notice', (text: string | undefined) => overlays.setLinkNotice(text)),
       lost: (message) => end({ kind: 'failed', message }),
     },
   );

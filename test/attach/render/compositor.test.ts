@@ -210,9 +210,9 @@ describe('Compositor: chrome', () => {
     const bar = h.line(0);
     expect(bar).toContain(' proj ');
     expect(bar).toContain(' 1:sh ');
-    expect(bar).toContain(' 2:claude●* ');
-    expect(bar).toContain(' 3:codex◐ ');
-    expect(bar.endsWith(' 4:idle○')).toBe(true);
+    expect(bar).toContain(' 2:claude ●* ');
+    expect(bar).toContain(' 3:codex ◐ ');
+    expect(bar.endsWith(' 4:idle ○')).toBe(true);
     const active = bar.indexOf('1:sh');
     const other = bar.indexOf('2:claude');
     expect(look(h.cell(active, 0)).attrs).toContain('bold');
@@ -222,6 +222,25 @@ describe('Compositor: chrome', () => {
     expect(h.compositor.tabAt(bar.indexOf('4:idle'), 0)).toBe(4);
     expect(h.compositor.tabAt(1, 0)).toBeUndefined();
     expect(h.compositor.tabAt(active, 1)).toBeUndefined();
+  });
+
+  test("a tab's label collapses the title's padding: a padded title does not push the other tabs off (issue 31.11)", async () => {
+    const h = harness(60, 6);
+    const view = makeView(60, 4, [viewPane({ id: 1, x: 0, y: 0, cols: 60, rows: 4, focused: true })], {
+      tabs: [
+        {
+          number: 1,
+          title: `◇  Ready (work)${' '.repeat(65)}`,
+          panes: 1,
+          active: true,
+          state: 'idle',
+          unseen: false,
+        },
+        { number: 2, title: ' bash\t', panes: 1, active: false, state: 'none', unseen: true },
+      ],
+    });
+    await h.frame({ seq: 1, reset: true, view, panes: { '1': { cols: 60, rows: 4 } } });
+    expect(h.line(0)).toBe(' main  1:◇ Ready (work) ○  2:bash*');
   });
 
   test("the status line shows the mode, each pane's id and glyph (unseen marked), and the status segments at the right", async () => {
@@ -366,6 +385,24 @@ describe('Compositor: popups and overlays', () => {
     expect(rows.some((r) => r.includes('workspaces'))).toBe(true);
     expect(look(h.cell(rows[beta]!.indexOf('beta'), beta)).bg).toBe('16:6');
     expect(look(h.cell(rows[alpha]!.indexOf('alpha'), alpha)).bg).not.toBe('16:6');
+  });
+
+  test('a picker opens after a popup has closed (issue 31.1: the closed popup emptied the focus stack)', async () => {
+    const h = harness(40, 12);
+    await h.frame(withPopup());
+    const closed = withPopup();
+    closed.view!.popup = null;
+    await h.frame(closed);
+    h.compositor.setOverlay({ kind: 'picker', title: 'workspaces', items: ['alpha', 'beta'], selected: 0 });
+    await h.render();
+    const rows = Array.from({ length: 12 }, (_, y) => h.line(y));
+    expect(rows.some((r) => r.includes('workspaces'))).toBe(true);
+    expect(rows.some((r) => r.includes('beta'))).toBe(true);
+    h.compositor.setOverlay({ kind: 'help', lines: ['C-a d detach'] });
+    await h.render();
+    expect(Array.from({ length: 12 }, (_, y) => h.line(y)).some((r) => r.includes('C-a d detach'))).toBe(
+      true,
+    );
   });
 
   test('a message shows on the status line', async () => {
@@ -680,6 +717,38 @@ describe('Compositor: the outer terminal', () => {
     expect(h.line(1)).toBe('after');
     expect(h.line(0)).toContain(' main ');
     expect(h.line(5)).toContain('1');
+  });
+
+  test('a terminal below 12×4 shows "terminal too small" in place of the panes, and the panes again when it grows (issue 31.7)', async () => {
+    const h = harness(30, 8);
+    await h.frame(onePane(30, 6, { '0': [[0, 'pane-text']] }));
+    h.term.resize(10, 4);
+    h.compositor.resize(10, 4);
+    expect(h.compositor.tooSmall()).toBe(true);
+    // What a too-small client would ask for, were it asked: never less than the minimum's area.
+    expect(h.compositor.area()).toEqual({ cols: 12, rows: 2 });
+    await h.render();
+    const small = Array.from({ length: 4 }, (_, y) => h.line(y).trim());
+    expect(small).toEqual(['terminal', 'too small', '10×4, fux', 'needs 12×4']);
+    expect(h.observed.cursorVisible).toBe(false);
+    expect(h.compositor.paneAt(1, 1)).toBeUndefined();
+    h.term.resize(30, 8);
+    h.compositor.resize(30, 8);
+    await h.render();
+    expect(h.line(1)).toBe('pane-text');
+    expect(h.line(0)).toContain(' main ');
+  });
+
+  test('a size the server refused shows as the too-small view with its reason, until it is laid out again', async () => {
+    const h = harness(30, 8);
+    await h.frame(onePane(30, 6, { '0': [[0, 'pane-text']] }));
+    h.compositor.refused('no room for 3 panes in 30x6');
+    await h.render();
+    const rows = Array.from({ length: 8 }, (_, y) => h.line(y).trim()).filter(Boolean);
+    expect(rows).toEqual(['terminal too small', 'for the panes: no room for 3', 'panes in 30x6']);
+    h.compositor.refused(undefined);
+    await h.render();
+    expect(h.line(1)).toBe('pane-text');
   });
 
   test('paneAt maps screen cells to pane cells; borders, the tab bar and the status line are no pane', async () => {

@@ -1,4 +1,5 @@
-import { Overlays } from '../../../src/client/attach/overlays';
+import { MESSAGE_MS, Overlays, type Schedule } from '../../../src/client/attach/overlays';
+import { Faults } from '../../../src/client/attach/faults';
 import { InputOutbox, type InputTarget } from '../../../src/client/attach/outbox';
 import { FOCUSED } from '../../../src/client/attach/controller';
 import { PaintScheduler } from '../../../src/client/attach/paint';
@@ -6,9 +7,31 @@ import { PredictionDriver } from '../../../src/client/attach/prediction-driver';
 import type { Overlay } from '../../../src/client/attach/render/widgets';
 
 describe('the overlays owner', () => {
-  function owner(): { overlays: Overlays; shown: Array<Overlay | undefined> } {
+  /** A clock the test moves: timers fire when `advance` passes their time. */
+  class FakeClock {
+    now = 0;
+    private timers: Array<{ at: number; fn: () => void } | undefined> = [];
+    readonly schedule: Schedule = (fn, ms) => {
+      const i = this.timers.push({ at: this.now + ms, fn }) - 1;
+      return () => (this.timers[i] = undefined);
+    };
+    get pending(): number {
+      return this.timers.filter(Boolean).length;
+    }
+    advance(ms: number): void {
+      this.now += ms;
+      this.timers.forEach((t, i) => {
+        if (t && t.at <= this.now) {
+          this.timers[i] = undefined;
+          t.fn();
+        }
+      });
+    }
+  }
+
+  function owner(clock = new FakeClock()): { overlays: Overlays; shown: Array<Overlay | undefined> } {
     const shown: Array<Overlay | undefined> = [];
-    return { overlays: new Overlays((o) => shown.push(o)), shown };
+    return { overlays: new Overlays((o) => shown.push(o), clock.schedule), shown };
   }
 
   test('a panel the user opened shows over the link notice, which shows again when the panel closes', () => {
@@ -31,6 +54,76 @@ describe('the overlays owner', () => {
     overlays.failed('no pane 7');
     overlays.setLinkNotice(undefined);
     expect(shown).toEqual([{ kind: 'message', text: 'no pane 7' }, undefined]);
+  });
+
+  test('a failed call fades after a few seconds; a newer one starts the time again (issue 31.7)', () => {
+    const clock = new FakeClock();
+    const { overlays, shown } = owner(clock);
+    overlays.failed('no tab 9 in workspace main');
+    clock.advance(MESSAGE_MS - 1);
+    expect(shown).toEqual([{ kind: 'message', text: 'no tab 9 in workspace main' }]);
+    overlays.failed('no tab 8 in workspace main');
+    clock.advance(MESSAGE_MS - 1);
+    expect(shown.at(-1)).toEqual({ kind: 'message', text: 'no tab 8 in workspace main' });
+    clock.advance(1);
+    expect(shown.at(-1)).toBeUndefined();
+    expect(shown).toHaveLength(3);
+    expect(clock.pending).toBe(0);
+  });
+
+  test('the link notice does not fade: its source clears it', () => {
+    const clock = new FakeClock();
+    const { overlays, shown } = owner(clock);
+    overlays.setLinkNotice('reconnecting… (lost)');
+    clock.advance(MESSAGE_MS * 10);
+    expect(shown).toEqual([{ kind: 'message', text: 'reconnecting… (lost)' }]);
+  });
+
+  test('a message that fades under an open panel leaves the panel showing', () => {
+    const clock = new FakeClock();
+    const { overlays, shown } = owner(clock);
+    overlays.failed('no pane 7');
+    overlays.setPanel({ kind: 'help', lines: ['C-a d  detach'] });
+    clock.advance(MESSAGE_MS);
+    expect(shown.at(-1)).toEqual({ kind: 'help', lines: ['C-a d  detach'] });
+    expect(clock.pending).toBe(0);
+  });
+});
+
+describe('faults inside the attach client', () => {
+  function faults(): { f: Faults; log: string[]; shown: string[]; repaints: number[] } {
+    const log: string[] = [];
+    const shown: string[] = [];
+    const repaints: number[] = [];
+    const f = new Faults({
+      log: (t) => log.push(t),
+      show: (l) => shown.push(l),
+      repaint: () => repaints.push(1),
+    });
+    return { f, log, shown, repaints };
+  }
+
+  test('an exception in a guarded handler is logged with its stack, shown in one line, and repainted over', () => {
+    const { f, log, shown, repaints } = faults();
+    const handler = f.guard('input', (key: string) => {
+      if (key === 'boom') throw new TypeError('cannot read x');
+    });
+    handler('a');
+    expect(log).toEqual([]);
+    expect(() => handler('boom')).not.toThrow();
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatch(/^input: TypeError: cannot read x\n\s+at /);
+    expect(shown).toEqual(['input failed: cannot read x']);
+    expect(repaints).toHaveLength(1);
+  });
+
+  test('the same fault again in a row is counted, not shown or repainted again (a failing draw would loop)', () => {
+    const { f, log, shown, repaints } = faults();
+    for (let i = 0; i < 5; i++) f.caught('paint', new Error('bad cell'));
+    f.caught('frame', new Error('bad row'));
+    expect(shown).toEqual(['paint failed: bad cell', 'frame failed: bad row']);
+    expect(repaints).toHaveLength(2);
+    expect(log[1]).toBe('(the fault before this one happened 4 more times)');
   });
 });
 

@@ -45,6 +45,7 @@ describe('plain typing in the controller', () => {
       redraw: () => undefined,
       modesOf: () => undefined,
       showPanel: () => undefined,
+      failed: () => undefined,
     };
     const c = new Controller(deps);
     c.setView(

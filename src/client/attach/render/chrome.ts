@@ -15,15 +15,27 @@ export function agentGlyph(state: AgentState): string {
   return state === 'working' ? '●' : state === 'blocked' ? '◐' : state === 'idle' ? '○' : '';
 }
 
-/** Row 0: the workspace's name, then every tab as `N:title`, its agent glyph and unseen mark. */
+/**
+ * Row 0: the workspace's name, then every tab as `N:title`, a space and its agent glyph, and its
+ * unseen mark (`1:bash ○*`).
+ */
 export function tabBar(view: AttachView): Segment[] {
   const out: Segment[] = [{ text: ` ${view.workspace} `, style: theme.workspace }];
   for (const tab of view.tabs) {
     const style = tab.active ? theme.activeTab : theme.bar;
-    const mark = agentGlyph(tab.state) + (tab.unseen ? '*' : '');
-    out.push({ text: ` ${tab.number}:${tab.title}${mark} `, style, tab: tab.number });
+    const glyph = agentGlyph(tab.state);
+    const mark = (glyph ? ` ${glyph}` : '') + (tab.unseen ? '*' : '');
+    out.push({ text: ` ${tab.number}:${labelText(tab.title)}${mark} `, style, tab: tab.number });
   }
   return out;
+}
+
+/**
+ * A program's title as a label: programs pad their titles (Gemini's `◇  Ready (work)` and some
+ * 65 spaces), which would push every later tab off the bar. Runs of white space become one space.
+ */
+function labelText(title: string): string {
+  return title.replace(/\s+/gu, ' ').trim();
 }
 
 /**

@@ -11,6 +11,7 @@ import { predictedChar, samePrediction, type Prediction } from './prediction';
 import { AttachState } from './state';
 import { theme } from './theme';
 import { Widgets, type Overlay, type PopupFrameSpec } from './widgets';
+import { MIN_COLS, MIN_ROWS, isTooSmall, paintTooSmall, tooSmallLines } from './too-small';
 
 export type { Overlay } from './widgets';
 export type { TerminalOutput } from './output-sink';
@@ -100,6 +101,10 @@ export class Compositor {
   private covers: Rect[] = [];
   private readonly hooks: RenderHooks;
   private destroyed = false;
+  /** The server's reason when it would not lay the workspace out at the terminal's size (see refused). */
+  private refusal: string | undefined;
+  /** Whether the last render drew the too-small view (leaving it repaints everything). */
+  private showedTooSmall = false;
 
   constructor(options: CompositorOptions) {
     this.cols = Math.max(1, options.cols);
@@ -185,6 +190,11 @@ export class Compositor {
       this.layoutChanged = true;
     }
     const canvas = new Canvas(this.screen.buffer);
+    if (this.tooSmall() || this.refusal !== undefined) return this.renderTooSmall(canvas);
+    if (this.showedTooSmall) {
+      this.showedTooSmall = false;
+      this.layoutChanged = true;
+    }
     const view = this.state.view;
     // A selection is inverted in place over whatever is under it (widgets too): while one
     // shows, each render starts from a fresh composite.
@@ -214,6 +224,38 @@ export class Compositor {
     this.screen.flush();
   }
 
+  /**
+   * In place of everything: the too-small view. Nothing else is composited and the cursor is
+   * hidden; the panes come back with a full composite when the terminal is large enough.
+   */
+  private renderTooSmall(canvas: Canvas): void {
+    // Hiding the widgets clears their rects; the view is painted over that.
+    this.covers = this.widgets.layout(undefined, undefined, this.cols, this.rows);
+    paintTooSmall(canvas, tooSmallLines(this.cols, this.rows, this.refusal), this.screen.sgr.attr(theme.bar));
+    this.showedTooSmall = true;
+    this.tabs = [];
+    this.state.dirty.clear();
+    this.screen.drawDirtyRows();
+    const out = this.screen.takeDraw() + this.cursor.update(undefined, this.screen.at);
+    if (out !== '') this.screen.queue(SYNC_START + out + SYNC_END);
+    this.screen.flush();
+  }
+
+  /** Whether the terminal is below the size the client draws a workspace in (see too-small.ts). */
+  tooSmall(): boolean {
+    return isTooSmall(this.cols, this.rows);
+  }
+
+  /**
+   * The server would not lay the workspace out at this size (`reason`), or, undefined, it did:
+   * the refusal shows as the too-small view until then.
+   */
+  refused(reason: string | undefined): void {
+    if (reason === this.refusal) return;
+    this.refusal = reason;
+    this.changed = true;
+  }
+
   resize(cols: number, rows: number): void {
     if (this.destroyed) return;
     this.cols = Math.max(1, cols);
@@ -224,15 +266,24 @@ export class Compositor {
     this.screen.flush();
   }
 
-  /** The pane area to tell the server: the terminal less the tab bar and the status line. */
+  /** Draw the whole terminal again from scratch (after a fault, which may have left a frame half done). */
+  repaintAll(): void {
+    this.resize(this.cols, this.rows);
+  }
+
+  /**
+   * The pane area to tell the server: the terminal less the tab bar and the status line, and
+   * never less than the smallest the client draws in (a client that starts too small asks for
+   * that; one that becomes too small asks for nothing, see tooSmall).
+   */
   area(): { cols: number; rows: number } {
-    return { cols: this.cols, rows: Math.max(1, this.rows - 2) };
+    return { cols: Math.max(MIN_COLS, this.cols), rows: Math.max(MIN_ROWS, this.rows) - 2 };
   }
 
   /** The pane (or popup) under screen cell (x, y), and the cell in that pane's coordinates. */
   paneAt(x: number, y: number): { pane: number; x: number; y: number } | undefined {
     const view = this.state.view;
-    if (!view) return undefined;
+    if (!view || this.showedTooSmall) return undefined;
     const ay = y - 1;
     const popup = view.popup;
     if (popup && inside(popup, x, ay)) return { pane: popup.id, x: x - popup.x, y: ay - popup.y };

@@ -29,6 +29,8 @@ interface ProgramHandle {
  *   unblessed never puts the terminal in raw mode.
  * - Start-up: unblessed's `ESC[?1h ESC=` (application cursor keys and keypad) is undone by the
  *   compositor (OuterModes.enter), which then mirrors the focused pane's modes instead.
+ * - Focus: none. The controller owns the keys, so unblessed's focus stack has nothing to do, and
+ *   keeping it is what crashed: see focusPush.
  */
 export class FuxScreen extends unblessed.Screen {
   readonly sgr = new SgrTable();
@@ -61,6 +63,17 @@ export class FuxScreen extends unblessed.Screen {
     );
     super({ program, fullUnicode: true, forceUnicode: true });
     this.sink = sink;
+  }
+
+  /**
+   * unblessed focuses the first element inserted while nothing has focus, and its focus handler
+   * reads the element's position. The first widget (the popup frame) takes the focus; hiding it
+   * when a popup closes empties the stack; the next element made (the picker's label, inserted
+   * by its constructor before its position exists) is then focused half-built and the handler
+   * throws. Nothing is ever focused here instead.
+   */
+  override focusPush(): void {
+    // Deliberately nothing: see above.
   }
 
   get handle(): ProgramHandle {
