@@ -3,6 +3,7 @@ import Module from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 import type * as Oclif from '@oclif/core';
+import { meantVerb, splitGlobalFlags, verbFirst } from './cli/command-line';
 import { isFastVerb, isZorVerb } from './cli/fast-verbs';
 
 /**
@@ -130,7 +131,11 @@ function loadFastPath<T>(bundle: string, module: string): { fast: T; saveCache()
 }
 
 /** bin/fux. */
-export function fux(argv: string[]): void {
+export function fux(given: string[]): void {
+  // `fux -w agents new -- codex`: the verb first, its global flags after it.
+  const argv = verbFirst(given, (word) => isFastVerb(word) || verbNames().has(word));
+  // process.argv too: oclif reads it for the help it prints after a usage error.
+  process.argv.splice(2, process.argv.length, ...argv);
   const verb = argv[0];
   if (isFastVerb(verb)) {
     const { fast, saveCache } = loadFastPath<typeof import('./cli/fast-path')>(fastBundle, './cli/fast-path');
@@ -143,9 +148,27 @@ export function fux(argv: string[]): void {
   // `fux help [verb…]` is `fux [verb…] --help` (the app has no help plugin).
   if (verb === 'help') process.argv.splice(2, process.argv.length, ...argv.slice(1), '--help');
   // `fux` alone, or with a word that is no verb (`fux work`), attaches: it runs `fux attach …`.
-  // process.argv too: oclif reads it for the help it prints after a usage error.
-  else if (attaches(argv)) process.argv.splice(2, 0, 'attach');
+  else if (attaches(argv)) {
+    // A bare word one slip from a verb (`fux lsit`) is a typo, not a workspace to create.
+    const [word] = splitGlobalFlags(argv).rest;
+    const meant = word === undefined || word.startsWith('-') ? undefined : meantVerb(word, verbNames());
+    if (meant !== undefined) {
+      process.stderr.write(
+        `fux: unknown command "${word}"; did you mean ${meant}? (\`fux attach ${word}\` attaches to a workspace of that name)\n`,
+      );
+      process.exitCode = 1;
+      return;
+    }
+    process.argv.splice(2, 0, 'attach');
+  }
   void runOclif('fux', process.argv.slice(2));
+}
+
+/** The first word of every command in oclif's manifest (`worktree list` gives `worktree`). */
+function verbNames(): Set<string> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const manifest = require(path.join(root, 'oclif.manifest.json')) as { commands: Record<string, unknown> };
+  return new Set(Object.keys(manifest.commands).map((id) => id.split(/[: ]/)[0]!));
 }
 
 function attaches(args: string[]): boolean {
@@ -153,10 +176,7 @@ function attaches(args: string[]): boolean {
   if (first === undefined) return true;
   if (['--help', '-h', '--version', '-v', 'version'].includes(first)) return false;
   if (first.startsWith('-')) return true; // `fux -w work`, `fux --socket S`
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const manifest = require(path.join(root, 'oclif.manifest.json')) as { commands: Record<string, unknown> };
-  const verbs = new Set(Object.keys(manifest.commands).map((id) => id.split(/[: ]/)[0]));
-  return !verbs.has(first);
+  return !verbNames().has(first);
 }
 
 /**

@@ -5,6 +5,8 @@ import { launchFlags, worktreeFlag } from '../client/launch-flags';
 
 export default class Split extends FuxCommand<typeof Split> {
   static override summary = 'Split a pane: v puts the new pane to the right, h below; prints the new id';
+  static override description =
+    "The letter names the line between the two panes: v a vertical one (the new pane to the right, like prefix |), h a horizontal one (below, like prefix -). That is the reverse of tmux's flags: `fux split v` is `tmux split-window -h`, `fux split h` is `tmux split-window -v`.";
   static override usage = 'split <h|v> [--target ID] [--cwd DIR] [--worktree NAME] [-- COMMAND...]';
   static override examples = [
     '<%= config.bin %> split v -- claude',
@@ -16,7 +18,7 @@ export default class Split extends FuxCommand<typeof Split> {
     direction: Args.string({
       required: true,
       options: ['h', 'v'],
-      description: 'v: side by side; h: stacked',
+      description: "v: side by side (tmux's -h); h: stacked (tmux's -v)",
     }),
   };
   static override flags = {

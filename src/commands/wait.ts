@@ -20,11 +20,13 @@ function parseDuration(text: string): number {
 export default class Wait extends FuxCommand<typeof Wait> {
   static override summary = "Wait until panes' agents reach a state";
   static override description =
-    'Waits for a transition into the state that happens after the call, so "send a prompt, then wait ' +
-    'for idle" cannot be satisfied by the prompt the agent showed before it started; --now lets a pane ' +
-    'already in the state count. Every pane must get there, or with --any the first one. `exited` is the ' +
-    "agent's exit (the shell is back), never idle. Exits 1 with a message on timeout, when a pane closes " +
-    'first, or when its agent exits first (unless you wait for exited or none).';
+    "Waits for a transition into the state that came after the pane's last input (or its start), " +
+    'even one before the wait began, so "send a prompt, then wait for idle" holds however fast the ' +
+    'agent answers and cannot be satisfied by the prompt the agent showed before it read yours; --now ' +
+    'lets a pane already in the state count. Every pane must get there, or with --any the first one. ' +
+    "`exited` is the agent's exit (the shell is back) or the pane's program ending, never idle. Exits 1 " +
+    'with a message on timeout, when a pane closes first, or when its agent exits first (unless you ' +
+    'wait for exited or none).';
   static override usage = 'wait <ID...> --state STATE [--any] [--timeout T] [--now]';
   static override examples = [
     "<%= config.bin %> send-keys 2 'fix the failing test' Enter; <%= config.bin %> wait 2 --state idle",

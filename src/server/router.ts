@@ -353,7 +353,7 @@ export const appRouter = t.router({
     .meta({
       verb: 'wait',
       description:
-        "wait until panes' agents make a transition into a state after the call (with `now`, being there counts); one message, then the end",
+        "wait until panes' agents make a transition into a state after their last input, even one before the call (with `now`, being there counts; a closed pane has exited); one message, then the end",
       yields: outputs.wait,
     })
     .input(inputs.wait)

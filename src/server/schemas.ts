@@ -154,7 +154,9 @@ export const inputs = {
     now: z
       .boolean()
       .optional()
-      .describe('a pane already in the state counts; default: only a transition after the call does'),
+      .describe(
+        "a pane already in the state counts; default: a transition after the pane's last input (or its start) does",
+      ),
     timeoutMs: z
       .number()
       .int()

@@ -1,12 +1,16 @@
 /**
- * `wait`: until panes' agents make an observed transition into a state. Only transitions after the
- * call count (with `now`, a pane already there counts too), so "send a prompt, then wait for idle"
- * cannot be satisfied by the idle prompt the agent showed before it read the prompt. Registered
- * synchronously when the call arrives, before the caller hears that the wait has started.
+ * `wait`: until panes' agents make a transition into a state. A transition counts if it came after
+ * the pane's last input (or its start), seen live or remembered by the workspace, so "send a
+ * prompt, then wait for idle" holds however fast the agent answers, and cannot be satisfied by the
+ * idle prompt the agent showed before it read the prompt. With `now`, a pane already there counts
+ * too. A pane whose program ended has `exited`. Registered synchronously when the call arrives,
+ * before the caller hears that the wait has started.
  */
 import { TRPCError } from '@trpc/server';
 import type { AgentState } from '../zor';
 import type { EventBus, FuxEvent } from './events';
+import type { PaneExit } from './pane';
+import type { Reached } from './reached-states';
 import type { WaitResult } from './schemas';
 import type { Workspaces } from './workspaces';
 
@@ -26,11 +30,13 @@ export interface PendingWait {
   cancel(): void;
 }
 
-type Reached = WaitResult['panes'][number];
-
 function panesText(ids: Iterable<number>): string {
   const list = [...ids];
   return `${list.length === 1 ? 'pane' : 'panes'} ${list.join(', ')}`;
+}
+
+function exitText(exit: PaneExit): string {
+  return exit.code === null ? `signal ${exit.signal}` : `exit ${exit.code}`;
 }
 
 function durationText(ms: number): string {
@@ -40,24 +46,36 @@ function durationText(ms: number): string {
 /** Starts a wait; throws (no pane, no workspace) before anything is registered. */
 export function startWait(bus: EventBus, workspaces: Workspaces, request: WaitRequest): PendingWait {
   const ws = workspaces.get(request.workspace);
-  const entries = [...new Set(request.ids)].map((id) => ws.entry(id));
   const { state } = request;
-  const pending = new Set(entries.map((e) => e.id));
   const reached: Reached[] = [];
+  const ids = [...new Set(request.ids)];
+  const closed = ids.flatMap((id) => {
+    const pane = ws.reached.closedPane(id);
+    return pane === undefined ? [] : [{ id, ...pane }];
+  });
+  // Looked up before anything counts: a pane that never was is an error, whatever the others did.
+  const entries = ids.filter((id) => !closed.some((c) => c.id === id)).map((id) => ws.entry(id));
+  const pending = new Set(entries.map((e) => e.id));
   const done = (): boolean => (request.any ? reached.length > 0 : pending.size === 0);
 
-  if (request.now) {
-    for (const e of entries) {
-      if (e.agent.current.state !== state) continue;
-      reached.push({
-        id: e.id,
-        agent: e.agent.current.agent ?? null,
-        previous: null,
-        state,
-        ts: e.agent.since,
+  // A pane that closed before the wait arrived has exited; for any other state it never will get there.
+  for (const c of closed) {
+    if (state === 'exited') reached.push(c.reached);
+    else if (!request.any || entries.length === 0) {
+      throw new TRPCError({
+        code: 'NOT_FOUND',
+        message: `pane ${c.id} closed (${exitText(c.exit)}) before it became ${state}`,
       });
-      pending.delete(e.id);
     }
+  }
+  for (const e of entries) {
+    const current = e.agent.current;
+    const earlier = ws.reached.since(e.id, state, e.pane.lastInputAt);
+    if (request.now && current.state === state) {
+      reached.push({ id: e.id, agent: current.agent ?? null, previous: null, state, ts: e.agent.since });
+    } else if (earlier !== undefined) reached.push(earlier);
+    else continue;
+    pending.delete(e.id);
   }
 
   let settle: { resolve(result: WaitResult): void; reject(error: Error): void } | undefined;
@@ -92,9 +110,14 @@ export function startWait(bus: EventBus, workspaces: Workspaces, request: WaitRe
         // Its agent ended: it will not be working, blocked or idle again (a new one is a new wait).
         giveUp(e.id, 'PRECONDITION_FAILED', `the agent in pane ${e.id} (${e.agent ?? 'unknown'}) exited`);
       }
+    } else if (state === 'exited') {
+      // Its program ended: whatever the agent was, the pane has exited.
+      const last = entries.find((entry) => entry.id === e.id)?.agent.current;
+      pending.delete(e.id);
+      reached.push({ id: e.id, agent: last?.agent ?? null, previous: last?.state ?? null, state, ts: e.ts });
+      if (done()) finish({ panes: reached });
     } else {
-      const exit = e.exit.code === null ? `signal ${e.exit.signal}` : `exit ${e.exit.code}`;
-      giveUp(e.id, 'NOT_FOUND', `pane ${e.id} closed (${exit})`);
+      giveUp(e.id, 'NOT_FOUND', `pane ${e.id} closed (${exitText(e.exit)})`);
     }
   };
 

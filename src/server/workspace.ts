@@ -6,6 +6,7 @@ import { PANE_MINIMUM } from './layout/geometry';
 import { FuxError, noPane, noSpace } from './errors';
 import { noChange, type Change, type OpenedPane } from './change';
 import { flagNames } from '../zor';
+import { ReachedStates } from './reached-states';
 
 /** What the workspace needs of a pty: to follow its rect, and its pid for the events. */
 export interface Fitted {
@@ -90,6 +91,8 @@ export class Workspace<E extends Placed = PaneEntry> {
   /** Every pane, tiled or popup: one id space, one lifecycle. */
   readonly panes = new Map<PaneId, E>();
   readonly status = new Map<string, string>();
+  /** What its panes' agents reached and how its panes ended, for `wait`. */
+  readonly reached = new ReachedStates();
   activeTab: Tab | undefined;
   /** The pane placed as the popup, if one shows (at most one does). */
   private popupId: PaneId | undefined;
@@ -382,6 +385,10 @@ export class Workspace<E extends Placed = PaneEntry> {
     if (!e) return noChange(this.name);
     const { previous, current } = change;
     if (isFinish(previous.state, current.state) && !this.lookedAt(id)) e.unseen = true;
+    if (previous.state !== current.state) {
+      const agent = current.agent ?? null;
+      this.reached.moved({ id, agent, previous: previous.state, state: current.state, ts: change.at });
+    }
     return {
       ...noChange(this.name),
       agent: {

@@ -379,6 +379,8 @@ export class Workspaces {
     pane.on('exit', (exit) => {
       // Its process ended: out of the layout (if a kill has not taken it out already), then the news.
       const removed = ws.remove(id);
+      const last = e.agent.current;
+      ws.reached.closed(id, exit, { agent: last.agent ?? null, state: last.state }, Date.now());
       e.agent.dispose();
       pane.dispose();
       this.publish(ws, merge(removed, { ...noChange(ws.name), exited: [{ id, exit }] }));

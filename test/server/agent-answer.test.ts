@@ -49,12 +49,15 @@ function liveFor(agent: AgentName): jest.It {
 }
 
 /** A pane of `argv` in a fresh server, with the CLI and the pane's state at hand. */
-async function paneOf(launch: { file: string; cwd: string; env: Readonly<Record<string, string>> }) {
+async function paneOf(
+  launch: { file: string; cwd: string; env: Readonly<Record<string, string>> },
+  size = { cols: 120, rows: 40 },
+) {
   home = new FuxHome();
   await home.startServer();
   const fux: FuxClient = await home.client();
   const fuxHome = home;
-  await fux.workspace.new.mutate({ name: 'main', cols: 120, rows: 40 });
+  await fux.workspace.new.mutate({ name: 'main', ...size });
   const { id } = await fux.new.mutate({ argv: [launch.file], cwd: launch.cwd, env: { ...launch.env } });
   const cli = (...args: string[]): CliResult => fuxHome.cli([...args]);
   const state = async (): Promise<string | undefined> =>
@@ -96,13 +99,14 @@ async function agentAtPrompt(
    * drawn yet) before it does: keys typed then are lost.
    */
   readyText?: string,
+  size?: { cols: number; rows: number },
 ): Promise<AgentPane> {
   const found = findInstalledAgent(agent);
   if ('missing' in found) throw new Error(found.missing);
   const fake = await FakeModelServer.start();
   model = fake;
   const run = await prepare(found.bin, fake.origin);
-  const pane = await paneOf(run.launch);
+  const pane = await paneOf(run.launch, size);
   await pane.reach('idle', `${agent} at its prompt`);
   const { cli, id, screen } = pane;
   if (readyText !== undefined)
@@ -214,6 +218,43 @@ describe('fux answer', () => {
         option: unknown;
         keys: unknown;
       };
+      expect(declined).toMatchObject({ option: { number: 3, label: 'No' }, keys: ['3'] });
+      await reach('idle', 'Claude Code back at its prompt after declining');
+      expect(fs.existsSync(path.join(workdir, 'notes.txt'))).toBe(false);
+    },
+    180_000,
+  );
+
+  liveFor('claude')(
+    'reads every option of a real Claude Code prompt that a 29-column pane wraps, and answers no',
+    async () => {
+      const size = { cols: 29, rows: 20 };
+      const pane = await agentAtPrompt(
+        'claude',
+        async (bin, origin) => {
+          claudeRun = await prepareClaude({ bin, origin, ...size });
+          return claudeRun;
+        },
+        undefined,
+        size,
+      );
+      const { id, cli, reach, submit, workdir, model, screen } = pane;
+      model.enqueue(claudeWrite(path.join(workdir, 'notes.txt'), 'Some notes.\n'), text('Left it alone.'));
+      await submit('Write the notes');
+      await reach('blocked', 'the file write prompt');
+      // Drawn as "2.Yes, allow all edits" and two more lines under it.
+      expect(await screen()).toMatch(/^ {3}2\.Yes, allow all edits\n {5}during this session$/m);
+      const listed = cli('answer', String(id), '--json');
+      // The question wraps too ("Do you want to create / notes.txt?"): choice_list, not permission_dialog, knows it.
+      expect(JSON.parse(listed.stdout)).toEqual({
+        rule: expect.any(String),
+        options: [
+          { number: 1, label: 'Yes', cursor: true },
+          { number: 2, label: 'Yes, allow all edits during this session (shift+tab)', cursor: false },
+          { number: 3, label: 'No', cursor: false },
+        ],
+      });
+      const declined = JSON.parse(cli('answer', String(id), 'no', '--json').stdout) as unknown;
       expect(declined).toMatchObject({ option: { number: 3, label: 'No' }, keys: ['3'] });
       await reach('idle', 'Claude Code back at its prompt after declining');
       expect(fs.existsSync(path.join(workdir, 'notes.txt'))).toBe(false);

@@ -56,9 +56,11 @@ async function drawAndSettle(id: number, screen: ScreenName, state: string): Pro
 }
 
 describe('wait, from the typed client', () => {
-  test('a pane already in the state does not end the wait; with now it does', async () => {
+  test('a pane that got there before its last input does not end the wait; with now it does', async () => {
     const id = await openFakeClaude();
     await drawAndSettle(id, 'blocked', 'blocked');
+    // Typed into its prompt (it reads whole lines, so nothing is drawn): what it showed before is old news.
+    await fux.sendKeys.mutate({ id, keys: ['x'] });
     const late = await startWait({ ids: [id], state: 'blocked', timeoutMs: 300 });
     await expect(late.outcome).rejects.toThrow(
       `pane ${id} did not become blocked within 300 ms (${id} is blocked)`,
@@ -77,6 +79,47 @@ describe('wait, from the typed client', () => {
     await expect(wait.outcome).resolves.toEqual({
       panes: [{ id, agent: 'claude', previous: 'working', state: 'blocked', ts: expect.any(Number) }],
     });
+  });
+
+  test('a transition after the last input counts though it came before the wait', async () => {
+    const id = await openFakeClaude();
+    await drawAndSettle(id, 'working', 'working');
+    // The agent answers before the wait reaches the server: the wait still sees it.
+    await drawAndSettle(id, 'blocked', 'blocked');
+    const blocked = await startWait({ ids: [id], state: 'blocked', timeoutMs: 10_000 });
+    await expect(blocked.outcome).resolves.toEqual({
+      panes: [{ id, agent: 'claude', previous: 'working', state: 'blocked', ts: expect.any(Number) }],
+    });
+    await drawAndSettle(id, 'idle', 'idle');
+    const idle = await startWait({ ids: [id], state: 'idle', timeoutMs: 10_000 });
+    await expect(idle.outcome).resolves.toMatchObject({
+      panes: [{ id, previous: 'blocked', state: 'idle' }],
+    });
+  });
+
+  test('a pane whose program ends has exited, whether the wait began before or after', async () => {
+    // A second pane keeps the workspace when the others close.
+    await fux.new.mutate({ argv: ['sh'], cwd: home.dir });
+    const ended = async (): Promise<number> => {
+      const { id } = await fux.new.mutate({ argv: ['sh', '-c', 'read line'], cwd: home.dir });
+      return id;
+    };
+    const before = await ended();
+    const wait = await startWait({ ids: [before], state: 'exited' });
+    await fux.sendKeys.mutate({ id: before, keys: ['Enter'] });
+    await expect(wait.outcome).resolves.toEqual({
+      panes: [{ id: before, agent: null, previous: 'none', state: 'exited', ts: expect.any(Number) }],
+    });
+
+    const after = await ended();
+    await fux.sendKeys.mutate({ id: after, keys: ['Enter'] });
+    await until(async () => (await stateOf(after)) === undefined, 10_000, `pane ${after} to close`);
+    const late = await startWait({ ids: [after], state: 'exited' });
+    await expect(late.outcome).resolves.toMatchObject({ panes: [{ id: after, state: 'exited' }] });
+    const idle = startWait({ ids: [after], state: 'idle' });
+    await expect(idle.then((w) => w.outcome)).rejects.toThrow(
+      `pane ${after} closed (exit 0) before it became idle`,
+    );
   });
 
   test('every pane must get there, unless any is set and the first one does', async () => {
@@ -128,10 +171,22 @@ describe('fux wait', () => {
     expect(reachedPane!.ts).toBeGreaterThanOrEqual(started);
   });
 
+  test('send-keys, then wait, as two commands: an agent that answers before the wait starts is seen', async () => {
+    const id = await openFakeClaude();
+    await drawAndSettle(id, 'working', 'working');
+    expect(home.cli(['send-keys', String(id), 'idle', 'Enter']).code).toBe(0);
+    // Answered before `fux wait` has even started.
+    await until(async () => (await stateOf(id)) === 'idle', 10_000, `pane ${id} to be idle`);
+    const r = home.cli(['wait', String(id), '--state', 'idle', '--timeout', '10s']);
+    expect(r).toMatchObject({ code: 0, stdout: `${id} idle (claude)\n` });
+  });
+
   test('exits 1 with a message on timeout, on a closed pane, and on a bad duration', async () => {
     const id = await openFakeClaude();
     // A second pane keeps the workspace when the first is killed.
     await fux.new.mutate({ argv: ['sh'], cwd: home.dir });
+    // Blocked on a question, it will not become idle by itself.
+    await drawAndSettle(id, 'blocked', 'blocked');
     const timedOut = home.cli(['wait', String(id), '--state', 'idle', '--timeout', '200ms']);
     expect(timedOut.code).toBe(1);
     expect(timedOut.stderr).toMatch(new RegExp(`pane ${id} did not become idle within 200 ms`));

@@ -244,6 +244,26 @@ describe('attach protocol', () => {
     a.stop();
   });
 
+  test('when the client sized last detaches, the size follows the client sized last among those left', async () => {
+    const a = attach(fux, { workspace: 'w6', cols: 120, rows: 40 });
+    await until(() => a.m.client !== '', 10_000, 'a attached');
+    const b = attach(await home.client(), { workspace: 'w6', cols: 100, rows: 30 });
+    await until(() => a.m.view?.clients === 2 && a.m.view.cols === 100, 10_000, 'b sizes the workspace');
+    const c = attach(await home.client(), { workspace: 'w6', cols: 90, rows: 20 });
+    await until(() => a.m.view?.clients === 3 && a.m.view.cols === 90, 10_000, 'c sizes the workspace');
+    await fux.attach.resize.mutate({ client: b.m.client, cols: 110, rows: 35 });
+    await until(() => a.m.view?.cols === 110, 10_000, 'b resized');
+    b.stop();
+    // c attached after a, so c is the one sized last among those left.
+    await until(() => a.m.view?.clients === 2, 10_000, 'b gone');
+    await until(() => a.m.view?.cols === 90 && a.m.view.rows === 20, 10_000, "c's size");
+    c.stop();
+    await until(() => a.m.view?.cols === 120 && a.m.view.rows === 40, 10_000, "a's own size again");
+    const { workspaces } = await fux.list.query({ workspace: 'w6' });
+    expect(workspaces.find((w) => w.name === 'w6')).toMatchObject({ cols: 120, rows: 40 });
+    a.stop();
+  });
+
   test('a popup shows over the workspace, takes input, and its exit status is the reply', async () => {
     const { m, stop } = attach(fux, { workspace: 'w6', cols: 80, rows: 24 });
     await until(() => m.client !== '', 10_000, 'attached');

@@ -212,3 +212,43 @@ describe('the CLI', () => {
     }
   });
 });
+
+describe('the words before the verb', () => {
+  test('global flags may come before the verb, on the fast path and through oclif', () => {
+    expect(home.cli(['-w', 'before', 'new', '--', 'cat'])).toMatchObject({ code: 0, stdout: '1\n' });
+    expect(home.cli(['--workspace=before', 'split', 'v', '--', 'cat'])).toMatchObject({
+      code: 0,
+      stdout: '2\n',
+    });
+    const listed = home.cli(['--json', '-w', 'before', 'list']);
+    expect(listed.code).toBe(0);
+    const { workspaces } = JSON.parse(listed.stdout) as {
+      workspaces: Array<{ name: string; panes: unknown[] }>;
+    };
+    expect(workspaces.map((w) => [w.name, w.panes.length])).toEqual([['before', 2]]);
+    // zoom is no fast verb: oclif parses it.
+    expect(home.cli(['-w', 'before', 'zoom', '2'])).toMatchObject({ code: 0, stdout: 'pane 2 zoomed\n' });
+    // A verb's name never became a workspace name.
+    const names = home.cli(['workspace', 'list', '--json']).stdout;
+    expect(names).not.toMatch(/"(list|zoom|split|new)"/);
+  });
+
+  test('a bare word one slip from a verb is a typo; any other bare word attaches', () => {
+    for (const [typo, verb] of [
+      ['lsit', 'list'],
+      ['nwe', 'new'],
+      ['captur', 'capture'],
+    ]) {
+      const r = home.cli([typo!]);
+      expect(r).toMatchObject({ code: 1, stdout: '' });
+      expect(r.stderr).toBe(
+        `fux: unknown command "${typo}"; did you mean ${verb}? (\`fux attach ${typo}\` attaches to a workspace of that name)\n`,
+      );
+    }
+    expect(home.cli(['-w', 'x', 'lsit']).stderr).toContain('unknown command "lsit"; did you mean list?');
+    // Not a slip from any verb: the name of a workspace to attach to (which needs a terminal here).
+    for (const name of ['work', 'news', 'tabs']) {
+      expect(home.cli([name]).stderr).toContain('fux attach: attaching needs a terminal');
+    }
+  });
+});

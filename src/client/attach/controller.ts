@@ -69,6 +69,8 @@ export class Controller {
   private entering = false;
   private prefixShown = false;
   private selection: { pane: number; x0: number; y0: number; x1: number; y1: number } | undefined;
+  /** A kill of an agent's pane, asked in the status line (tmux's `kill-pane 3? (y/n)`): `y` does it. */
+  private confirming: AttachAction | undefined;
 
   constructor(private readonly deps: ControllerDeps) {}
 
@@ -120,13 +122,15 @@ export class Controller {
    * is shorter by the decoder and the key table. False: nothing done, handle the keys.
    */
   typeThrough(text: string): boolean {
-    if (this.copy || this.overlay || this.keys.pending || this.target() === undefined) return false;
+    if (this.copy || this.overlay || this.confirming || this.keys.pending || this.target() === undefined)
+      return false;
     if (this.prefixBytes !== '' && text.includes(this.prefixBytes)) return false;
     this.deps.send(FOCUSED, text);
     return true;
   }
 
   handle(token: Token): void {
+    if (this.confirming) return this.confirmInput(token);
     if (this.copy) return this.copyInput(token);
     if (this.overlay) return this.overlayInput(token);
     if (token.kind === 'mouse') return this.mouse(token);
@@ -155,7 +159,7 @@ export class Controller {
     if ('send' in outcome) {
       if (target !== undefined) this.deps.send(FOCUSED, outcome.send);
     } else if ('action' in outcome) {
-      this.deps.action(outcome.action);
+      this.confirmOrAct(outcome.action);
     } else if ('client' in outcome) {
       this.clientAction(outcome.client);
     }
@@ -164,6 +168,27 @@ export class Controller {
   /** Run an asynchronous step whose failure is reported rather than left unhandled (which would end the process). */
   private start(what: string, step: Promise<void>): void {
     step.catch((err: unknown) => this.deps.failed(what, err));
+  }
+
+  /** An action, unless it kills a pane that runs an agent: that one is asked first. */
+  private confirmOrAct(action: AttachAction): void {
+    const id =
+      action.kind === 'call' && action.call === 'kill' ? (action.input.id ?? this.target()) : undefined;
+    const agent = this.view?.panes.find((p) => p.id === id)?.agent;
+    if (agent === null || agent === undefined) return this.deps.action(action);
+    this.confirming = action;
+    this.deps.compositor.setMode(`kill pane ${String(id)} (${agent})? (y/n)`);
+    this.deps.redraw();
+  }
+
+  /** The key after the question: `y` kills, any other key keeps the pane. */
+  private confirmInput(token: Token): void {
+    if (token.kind !== 'key' && token.kind !== 'bytes') return;
+    const action = this.confirming!;
+    this.confirming = undefined;
+    this.deps.compositor.setMode(undefined);
+    this.deps.redraw();
+    if (token.kind === 'key' && (token.raw === 'y' || token.raw === 'Y')) this.deps.action(action);
   }
 
   /** A pane's input modes; a pane not drawn yet has a fresh terminal's. */

@@ -46,13 +46,17 @@ export interface HubDeps {
 /**
  * Every attached client. It creates the workspace an attach names (with one pane running the
  * default command), keeps each session told of what changed, applies the last client's size to
- * the workspace (the last resize wins, and every pty follows its rect), and performs the actions
- * a client's keys and clicks ask for.
+ * the workspace (the last resize wins, and every pty follows its rect; when that client leaves,
+ * the size of the one sized last among those left), and performs the actions a client's keys and
+ * clicks ask for.
  */
 export class AttachHub {
   private readonly sessions = new Map<string, AttachSession>();
   private readonly stopWatching: () => void;
   private readonly checkouts: PaneCheckouts;
+  /** When each session last set its workspace's size (attach, resize, switch), in order: who wins. */
+  private readonly sizedAt = new Map<string, number>();
+  private sizings = 0;
   /** The workspaces as of the last change, to tell when one opened or closed. */
   private workspaceNames: string[];
 
@@ -89,7 +93,7 @@ export class AttachHub {
       req.launch.env,
     );
     this.sessions.set(id, session);
-    workspaces.resizeWorkspace(name, session.size);
+    this.applySize(session);
     this.deps.bus.emit({
       type: 'client.attached',
       workspace: name,
@@ -105,6 +109,8 @@ export class AttachHub {
 
   detach(session: AttachSession, reason: string): void {
     if (!this.sessions.delete(session.id)) return;
+    this.sizedAt.delete(session.id);
+    this.followRemaining(session.workspace);
     this.deps.bus.emit({ type: 'client.detached', workspace: session.workspace, client: session.id, reason });
     this.countViewers(session.workspace);
     this.viewChangedFor(session.workspace);
@@ -137,7 +143,7 @@ export class AttachHub {
   resize(client: string, cols: number, rows: number): void {
     const s = this.session(client);
     s.size = { cols, rows };
-    if (this.deps.workspaces.find(s.workspace)) this.deps.workspaces.resizeWorkspace(s.workspace, s.size);
+    if (this.deps.workspaces.find(s.workspace)) this.applySize(s);
   }
 
   /** Keys typed in the client, for the focused pane or the popup. */
@@ -225,7 +231,8 @@ export class AttachHub {
     const from = s.workspace;
     s.workspace = name;
     s.markReset();
-    workspaces.resizeWorkspace(name, s.size);
+    this.applySize(s);
+    this.followRemaining(from);
     this.countViewers(from);
     this.countViewers(name);
     this.viewChangedFor(from);
@@ -263,6 +270,26 @@ export class AttachHub {
     const ws = this.deps.workspaces.find(s.workspace);
     if (!ws) throw new FuxError('NOT_FOUND', `workspace ${s.workspace} closed`);
     return ws;
+  }
+
+  /** A session's size becomes its workspace's: it is now the one sized last. */
+  private applySize(s: AttachSession): void {
+    this.sizedAt.set(s.id, ++this.sizings);
+    this.deps.workspaces.resizeWorkspace(s.workspace, s.size);
+  }
+
+  /**
+   * A client left a workspace: the size follows the one sized last among those still there, so a
+   * smaller terminal that detached does not keep the others' panes small (nor the journal's).
+   */
+  private followRemaining(ws: string): void {
+    let last: AttachSession | undefined;
+    for (const s of this.sessions.values()) {
+      if (s.workspace !== ws) continue;
+      if (last === undefined || (this.sizedAt.get(s.id) ?? 0) > (this.sizedAt.get(last.id) ?? 0)) last = s;
+    }
+    if (last !== undefined && this.deps.workspaces.find(ws))
+      this.deps.workspaces.resizeWorkspace(ws, last.size);
   }
 
   private clientsOf(ws: string): number {

@@ -96,6 +96,8 @@ export class Pane extends TypedEmitter<PaneEvents> {
   bellCount = 0;
   /** Set once the process has exited and its output is parsed (when `exit` is emitted). */
   exit: PaneExit | undefined;
+  /** When input last reached the program (ms since the epoch; 0: never), for `wait` to know what came after. */
+  lastInputAt = 0;
 
   private readonly pty: PaneProcess;
   private readonly pump: OutputPump;
@@ -174,6 +176,7 @@ export class Pane extends TypedEmitter<PaneEvents> {
    */
   write(data: string | Buffer): void {
     if (this.exit !== undefined || this.disposed) return;
+    this.lastInputAt = Date.now();
     this.pump.inputWritten();
     if (typeof data === 'string') this.terminal.input(data, true);
     else this.pty.write(data);

@@ -12,7 +12,7 @@ import type { ScreenView, StyleFlag, StyleSpan } from '../screen/screen-view';
 export interface PromptOption {
   /** As drawn: `2` for "2. Yes, and don't ask again…"; in a row, its place from the left (1, 2, 3…). */
   readonly number: number;
-  /** The option's text on its first line, as drawn. */
+  /** The option's text as drawn, a label wrapped over several lines joined by single spaces. */
   readonly label: string;
   /** The option the cursor is on (in a row: the one drawn selected). */
   readonly cursor: boolean;
@@ -34,26 +34,70 @@ export type PromptReading =
   /** The set says how, but no option line is on screen. */
   | { readonly ok: false; readonly reason: 'no-options'; readonly rule: string };
 
+/** An option being read: its text so far and its last line as drawn (a wrapped label continues it). */
+interface DrawnOption {
+  readonly number: number;
+  label: string;
+  readonly cursor: boolean;
+  lastLine: string;
+  /** Where its first line's text starts (the number, or the cursor before it). */
+  readonly indent: number;
+}
+
+const indentOf = (line: string): number => line.length - line.trimStart().length;
+
 /**
- * The options of the prompt in `lines`: runs of option lines numbered 1, 2, 3… (other lines, such
- * as a description or a wrapped label, may sit between them); a `1.` starts a new run. The prompt
- * is drawn last, so the last run wins, the last one with the cursor on it when the set knows the
+ * Whether `line` carries on the label of `option`, wrapped there by an agent drawing in a narrow
+ * pane: indented past the option's start, and the option's last line so full that the line's
+ * first word would not have fitted on it.
+ */
+function continues(option: DrawnOption, line: string, width: number): boolean {
+  const text = line.trim();
+  if (text === '' || indentOf(line) <= option.indent) return false;
+  const firstWord = Array.from(text.split(/\s/, 1)[0]!).length;
+  return Array.from(option.lastLine.trimEnd()).length + 1 + firstWord > width;
+}
+
+/**
+ * The options of the prompt in `lines`, drawn `width` columns wide: runs of option lines numbered
+ * 1, 2, 3… (other lines, such as a description, may sit between them); a `1.` starts a new run.
+ * A label that the agent wrapped over several lines (a narrow pane) is read whole. The prompt is
+ * drawn last, so the last run wins, the last one with the cursor on it when the set knows the
  * cursor (a numbered list in the transcript above has none).
  */
-export function parseOptions(lines: readonly string[], answers: CompiledAnswers): PromptOption[] {
-  const runs: PromptOption[][] = [];
+export function parseOptions(
+  lines: readonly string[],
+  answers: CompiledAnswers,
+  width: number,
+): PromptOption[] {
+  const runs: DrawnOption[][] = [];
+  let open: DrawnOption | undefined;
   for (const line of lines) {
     const groups = answers.option.exec(line)?.groups;
     const number = Number(groups?.number);
     const label = groups?.label?.trim();
-    if (!Number.isInteger(number) || label === undefined || label === '') continue;
-    const option = { number, label, cursor: answers.cursor?.test(line) ?? false };
+    if (!Number.isInteger(number) || label === undefined || label === '') {
+      if (open !== undefined && continues(open, line, width)) {
+        open.label = `${open.label} ${line.trim()}`;
+        open.lastLine = line;
+      } else open = undefined;
+      continue;
+    }
+    const option: DrawnOption = {
+      number,
+      label,
+      cursor: answers.cursor?.test(line) ?? false,
+      lastLine: line,
+      indent: indentOf(line),
+    };
     const run = runs.at(-1);
-    if (number === 1) runs.push([option]);
-    else if (run !== undefined && run.at(-1)!.number === number - 1) run.push(option);
+    open = undefined;
+    if (number === 1) runs.push([(open = option)]);
+    else if (run !== undefined && run.at(-1)!.number === number - 1) run.push((open = option));
   }
   const withCursor = runs.filter((run) => run.some((option) => option.cursor));
-  return (answers.cursor !== undefined && withCursor.length > 0 ? withCursor : runs).at(-1) ?? [];
+  const run = (answers.cursor !== undefined && withCursor.length > 0 ? withCursor : runs).at(-1) ?? [];
+  return run.map(({ number, label, cursor }) => ({ number, label, cursor }));
 }
 
 /** A label of a row: words separated by single spaces, so runs of two or more spaces split labels. */
@@ -119,7 +163,7 @@ export function readPrompt(set: RuleSet, view: ScreenView): PromptReading {
   const options =
     answers.layout === 'row'
       ? parseRow(lines, answers, view.lines(), view.styles())
-      : parseOptions(lines, answers);
+      : parseOptions(lines, answers, view.size().cols);
   if (options.length === 0) return { ok: false, reason: 'no-options', rule };
   return { ok: true, prompt: { rule, options, answers } };
 }

@@ -12,16 +12,19 @@ import { REPO } from '../support/paths';
 
 const sets = loadRuleDirectories([{ dir: join(REPO, 'rules'), origin: 'flag' }]).sets.map((e) => e.set);
 
-function reading(agent: string, name: string) {
-  const file = join(REPO, 'fixtures', agent, `${name}.txt`);
+/** Captures of Claude Code 2.1.197 at 29 columns (`npm run capture -- --size 29x20`), beside fixtures/. */
+const NARROW = join(REPO, 'test', 'zor', 'answer', 'narrow');
+
+function reading(agent: string, name: string, dir = join(REPO, 'fixtures', agent)) {
+  const file = join(dir, `${name}.txt`);
   const fixture = parseFixture(readFileSync(file, 'utf8'), file);
   const set = findSet(sets, agent);
   if (set === undefined) throw new Error(`no rule set ${agent}`);
   return readPrompt(set, fixtureScreen(fixture));
 }
 
-function prompt(agent: string, name: string): VisiblePrompt {
-  const r = reading(agent, name);
+function prompt(agent: string, name: string, dir?: string): VisiblePrompt {
+  const r = reading(agent, name, dir);
   if (!r.ok) throw new Error(`${agent}/${name}: no prompt (${r.reason})`);
   return r.prompt;
 }
@@ -48,6 +51,37 @@ describe('the options of a Claude Code prompt', () => {
       ' 3. No',
     ]);
     expect(picks(p, 'yes', 'always', 'no', '2')).toEqual(['1', '2', '3', '2']);
+  });
+
+  it.each([
+    ['permission-bash-60x20', undefined],
+    ['permission-bash-29x20', NARROW],
+  ])('%s: a label wrapped in a narrow pane is read whole', (name, dir) => {
+    const p = prompt('claude', name, dir);
+    expect(labels(p)).toEqual([
+      '>1. Yes',
+      ' 2. Yes, and always allow access to project/ from this project',
+      ' 3. No',
+    ]);
+    expect(picks(p, 'yes', 'always', 'no', '3')).toEqual(['1', '2', '3', '3']);
+  });
+
+  it.each([
+    ['permission-write-60x20', undefined],
+    ['permission-write-29x20', NARROW],
+  ])('%s: "2.Yes, allow all edits", drawn without its space and wrapped, is option 2', (name, dir) => {
+    const p = prompt('claude', name, dir);
+    expect(labels(p)).toEqual([
+      '>1. Yes',
+      ' 2. Yes, allow all edits during this session (shift+tab)',
+      ' 3. No',
+    ]);
+    expect(picks(p, 'yes', 'always', 'no')).toEqual(['1', '2', '3']);
+  });
+
+  it('question-select-29x20: a description under a short label is not part of it', () => {
+    const p = prompt('claude', 'question-select-29x20', NARROW);
+    expect(labels(p)).toEqual(['>1. Red', ' 2. Blue', ' 3. Type something.', ' 4. Chat about this']);
   });
 
   it('a file write: always is "allow all edits during this session"', () => {
