@@ -10,6 +10,7 @@ import { keystrokeEcho } from './b2-echo';
 import { floodEcho } from './b3-flood-echo';
 import { cliVerb } from './b4-cli';
 import { memory } from './b5-memory';
+import { scrollbackBench } from './scrollback';
 import { idleCost } from './b6-idle';
 import { detectLatency } from './b7-detect';
 import { attach } from './b8-attach';
@@ -29,6 +30,7 @@ const benchmarks: Benchmark[] = [
   floodEcho,
   cliVerb,
   memory,
+  scrollbackBench,
   idleCost,
   detectLatency,
   attach,

@@ -14,6 +14,8 @@ export interface FuxServerOptions {
   cpuProfileDir?: string;
   /** The home of a server that was killed (`crash`): the next one finds its state (a journal). */
   home?: string;
+  /** The server's config.toml (`$XDG_CONFIG_HOME/fux/config.toml`), written before it starts. */
+  config?: string;
 }
 
 /**
@@ -52,6 +54,11 @@ export class FuxServer {
       FUX_SOCKET: socket,
       SHELL: '/bin/sh',
     });
+    if (options.config !== undefined) {
+      const dir = path.join(env.XDG_CONFIG_HOME!, 'fux');
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(path.join(dir, 'config.toml'), options.config, { mode: 0o600 });
+    }
     const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
     const log = fs.openSync(path.join(home, 'server.out'), 'w');
     // The options a server started by fux runs with, so the bench measures that server.

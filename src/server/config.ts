@@ -38,6 +38,13 @@ const callBinding = procedureCall.superRefine((call, ctx) => {
 
 const binding = z.union([actionName, callBinding, commandBinding]);
 
+/**
+ * The most lines of history a pane may keep (docs/config.md). Affordable because all but the
+ * newest rows are packed outside xterm (src/server/pane/scrollback.ts): seq 1 1100000 at 200x50
+ * costs fux about what it costs tmux with the same history-limit (docs/benchmarks.md, SCROLLBACK).
+ */
+export const MAX_SCROLLBACK = 1_000_000;
+
 export const configSchema = z.strictObject({
   prefix: keySchema
     .default('C-a')
@@ -58,7 +65,7 @@ export const configSchema = z.strictObject({
     .number()
     .int()
     .min(0)
-    .max(1_000_000)
+    .max(MAX_SCROLLBACK)
     .default(10_000)
     .describe('lines of history each new pane keeps'),
   notify: z.boolean().default(true).describe('desktop notifications when an agent is blocked or finishes'),

@@ -5,6 +5,7 @@ import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { Terminal } from '@xterm/headless';
 import type { Pane } from '../../src/server/pane';
 import { captureTerminal } from '../../src/server/pane/capture';
+import { FLOOD_TERMINAL_ROWS } from '../../src/server/pane/scrollback';
 import { disposeAll, exited, screen, shPane, until, untilShown } from './pane-harness';
 
 let dir: string;
@@ -121,6 +122,47 @@ describe('the scrollback of a pane', () => {
     // History holds 1..49991 (the screen shows 49992..50000 and the cursor row); the newest 3000 stay.
     expect(everything(pane)).toEqual([...numbers(46992, 50000), '']);
     expect(pane.historyLines()).toBe(3000);
+  });
+
+  /**
+   * 5 200 x's from one REP, which could scroll more rows than xterm keeps while compact (65 at 80
+   * columns, and a piece's 256), flood the pane at once, however fast archiving is; then `after`.
+   */
+  const xs = 'x'.repeat(5200);
+  const floodedBy = (after: string): string => `printf 'x\\033[5199b\\n'; ${after}`;
+
+  test('keeps a flood past its flood rows out of xterm, and every line of it up to its scrollback', async () => {
+    const pane = shPane(floodedBy('seq 1 20000'), { cols: 80, rows: 24, scrollback: 15_000 });
+    const peak = peakTerminalHistory(pane);
+    await exited(pane);
+    // It flooded, and xterm held no more than a flood's rows of the 15 000 the pane keeps.
+    expect(peak()).toBeGreaterThan(750);
+    expect(peak()).toBeLessThanOrEqual(FLOOD_TERMINAL_ROWS);
+    // The newest 15 000 rows of history (the 65 rows of x are older), the screen, the cursor row.
+    expect(everything(pane)).toEqual([...numbers(4978, 20_000), '']);
+    expect(pane.historyLines()).toBe(15_000);
+    await compacted(pane, 15_000);
+    expect(everything(pane)).toEqual([...numbers(4978, 20_000), '']);
+  });
+
+  test('keeps every line of a flood that a narrower width makes too many rows for xterm', async () => {
+    // 6 000 lines of 12 characters, a row each at 80 columns and two at 6: more than a flood's
+    // rows, and still a capture under 128 KiB.
+    const line = (n: number): string => `l-${String(n).padStart(10, '0')}`;
+    const pane = shPane(floodedBy("seq -f 'l-%010.0f' 1 6000; read _"), {
+      cols: 80,
+      rows: 24,
+      scrollback: 50_000,
+    });
+    await untilShown(pane, line(6000));
+    expect(terminalHistory(pane)).toBeGreaterThan(FLOOD_TERMINAL_ROWS / 2);
+    pane.resize(6, 24);
+    expect(terminalHistory(pane)).toBeLessThanOrEqual(FLOOD_TERMINAL_ROWS);
+    const expected = xs + Array.from({ length: 6000 }, (_, i) => line(i + 1)).join('');
+    const written = (): string => everything(pane).join('');
+    expect(written()).toBe(expected);
+    await until(pane, 'compaction after the resize', () => terminalHistory(pane) <= 750);
+    expect(written()).toBe(expected);
   });
 
   test('keeps at most its scrollback when the output comes slowly', async () => {

@@ -16,6 +16,14 @@ import { styledRow } from './styled-line';
  */
 const COMPACT_TERMINAL_ROWS = 320;
 /**
+ * The most rows of history xterm holds while a pane floods: 24 MB at 200 columns, a pane's whole
+ * default scrollback. A pane that keeps more goes on archiving the rows xterm is about to recycle,
+ * whatever that costs: xterm holding all of the documented maximum (a million rows, 2.4 GB at 200
+ * columns, and a million ArrayBuffers for the collector) made a `seq` of 1.1 M lines take 10–19 s
+ * and 2 GB where it took 1.7 s and 32 MB compact (docs/benchmarks.md, SCROLLBACK).
+ */
+export const FLOOD_TERMINAL_ROWS = 10_000;
+/**
  * Output goes to xterm in pieces that can scroll at most this many rows (`cutIntoPieces`), with a
  * look at the history after each; the archive stays this many rows ahead of xterm's trimming.
  */
@@ -57,8 +65,9 @@ const BUDGET_BURST_MS = 20;
 /**
  * - `off`: the limit fits in xterm's compact size; xterm keeps all of it, as it always did.
  * - `compact`: xterm holds COMPACT_TERMINAL_ROWS; each row is archived before xterm recycles it.
- * - `flood`: output outran the budget; xterm holds the pane's whole limit and the archive waits,
- *   until the output pauses and the pane is compacted again.
+ * - `flood`: output outran the budget; xterm holds up to FLOOD_TERMINAL_ROWS (the pane's limit,
+ *   if smaller) and archives only the rows it would recycle, until the output pauses and the pane
+ *   is compacted again.
  */
 type Mode = 'off' | 'compact' | 'flood';
 
@@ -67,8 +76,9 @@ type Mode = 'off' | 'compact' | 'flood';
  * (each row rendered with its attributes and packed as UTF-8, about a byte per character of a
  * plain line) instead of in xterm.
  *
- * While compact, the oldest rows xterm holds are also in the archive; a marker (which xterm keeps
- * in place as it trims and inserts rows) points at the first row that is not. Before each piece
+ * While compact (and while flooding past FLOOD_TERMINAL_ROWS), the oldest rows xterm holds are also
+ * in the archive; a marker (which xterm keeps in place as it trims and inserts rows) points at the
+ * first row that is not. Before each piece
  * of output is parsed, enough rows past the marker are archived that the piece cannot make xterm
  * recycle a row the archive lacks. xterm is left to trim itself, rather than trimmed each time:
  * a row it recycles costs nothing, while a row trimmed away is replaced by a new one, and that
@@ -77,9 +87,12 @@ type Mode = 'off' | 'compact' | 'flood';
  *
  * Archiving a row styled to the margin costs more than parsing it, so archiving every row of a
  * flood of them would more than double its cost. When the budget runs out the pane floods instead:
- * xterm's own limit is raised to the pane's, and archiving stops. Whatever xterm then trims lies
- * beyond the pane's limit, and once xterm holds that many rows the archive, older still, is
- * dropped. When the output pauses, the oldest rows are archived and xterm is made compact again.
+ * xterm's own limit is raised to `floodRows`, and archiving waits until xterm is that full. When
+ * that is the pane's whole limit, whatever xterm then trims lies beyond it, and once xterm holds
+ * that many rows the archive, older still, is dropped. A pane that keeps more archives ahead of
+ * xterm's trimming from there on, as a compact one does but whatever the budget says: xterm
+ * holding a million rows costs more than archiving them. When the output pauses, the oldest rows
+ * are archived and xterm is made compact again.
  *
  * Changing xterm's scrollback option is the only public way to trim or grow it, and xterm applies
  * it as a resize to the same size: that also resets the scroll regions, moves a cursor waiting to
@@ -94,9 +107,11 @@ type Mode = 'off' | 'compact' | 'flood';
 export class Scrollback {
   private mode: Mode;
   private readonly archive: HistoryArchive;
+  /** xterm's limit while flooding. */
+  private readonly floodRows: number;
   private readonly region: NormalScrollRegion;
   private readonly budget = new CompactionBudget(BUDGET_SHARE, BUDGET_BURST_MS);
-  /** While compact: the first of xterm's rows that the archive does not hold (none: row 0). */
+  /** The first of xterm's rows that the archive does not hold (none: row 0); only while archiving. */
   private boundary: IMarker | undefined;
   /** Pieces handed to xterm and not yet parsed. */
   private piecesInFlight = 0;
@@ -119,6 +134,7 @@ export class Scrollback {
     private readonly limit: number,
   ) {
     this.mode = limit > COMPACT_TERMINAL_ROWS ? 'compact' : 'off';
+    this.floodRows = Math.min(limit, FLOOD_TERMINAL_ROWS);
     this.archive = new HistoryArchive(this.mode === 'off' ? 0 : limit);
     this.region = new NormalScrollRegion(terminal);
     if (this.mode === 'off') return;
@@ -146,8 +162,10 @@ export class Scrollback {
       this.parseNow(bytes, parsed);
       return;
     }
-    // Once flooding, nothing needs a look between pieces; fewer bytes than PIECE_ROWS cannot scroll more.
-    if (this.mode === 'flood' || bytes.byteLength < PIECE_ROWS) {
+    // Fewer bytes than PIECE_ROWS cannot scroll more; a flood that xterm keeps whole needs no look
+    // between pieces.
+    const looks = this.mode === 'compact' || this.archivesWhileFlooding();
+    if (!looks || bytes.byteLength < PIECE_ROWS) {
       this.writePiece(bytes, parsed);
       return;
     }
@@ -161,9 +179,11 @@ export class Scrollback {
   beforeResize(): void {
     if (this.mode === 'off' || this.disposed) return;
     // A resize can trim xterm (fewer rows, or a narrower width wrapping rows into more) and moves
-    // rows without moving markers, so the pane floods through it and is compacted afterwards. The
-    // option change this takes is undone by the resize itself.
-    if (this.mode === 'compact') this.flood();
+    // rows without moving markers, so the pane floods through it, with xterm holding no archived
+    // row and allowed the pane's whole limit, and is compacted afterwards. The option changes this
+    // takes are undone by the resize itself.
+    this.dropArchivedRows(this.limit);
+    this.mode = 'flood';
     this.dropArchiveIfOutgrown();
   }
 
@@ -171,6 +191,13 @@ export class Scrollback {
   afterResize(): void {
     if (this.mode === 'off' || this.disposed) return;
     this.region.resized();
+    // Back to the flood's limit, archiving first what that trims. Changing the option now, before
+    // anything more is parsed, resets only what the resize just reset.
+    if (this.archivesWhileFlooding()) {
+      const excess = Math.max(0, this.terminal.buffer.normal.baseY - this.floodRows);
+      this.archiveOldest(excess);
+      this.setTerminalLimit(this.floodRows, excess);
+    }
     this.dropArchiveIfOutgrown();
     this.checkForQuiet();
   }
@@ -229,8 +256,12 @@ export class Scrollback {
     this.budget.earn(now - this.clockMark);
     this.clockMark = now;
     this.bytesSinceCheck += bytes;
-    if (this.mode === 'compact') this.archiveAhead(PIECE_ROWS, true);
-    else this.flooded();
+    if (this.mode === 'compact') {
+      this.archiveAhead(PIECE_ROWS, true);
+      return;
+    }
+    if (this.archivesWhileFlooding()) this.archiveAhead(PIECE_ROWS, false);
+    this.flooded();
   }
 
   /**
@@ -243,7 +274,9 @@ export class Scrollback {
     if (!this.onNormalScreen()) return;
     const buffer = this.terminal.buffer.normal;
     const history = buffer.baseY;
-    const needed = Math.min(history - 1, Math.max(0, history + rows - COMPACT_TERMINAL_ROWS));
+    // The rows xterm keeps before it recycles one.
+    const kept = this.mode === 'compact' ? COMPACT_TERMINAL_ROWS : this.floodRows;
+    const needed = Math.min(history - 1, Math.max(0, history + rows - kept));
     const archived = this.firstUnarchivedRow();
     if (archived >= needed) return;
     if (budgeted && !this.budget.available && this.optionChangeIsHarmless()) {
@@ -274,23 +307,26 @@ export class Scrollback {
    * such a REP loses what it writes beyond them.
    */
   private repeating(count: number): void {
-    if (this.mode !== 'compact') return;
+    if (this.mode === 'off' || (this.mode === 'flood' && !this.archivesWhileFlooding())) return;
     const { cols } = this.terminal;
     const rows = Math.ceil((this.terminal.buffer.normal.cursorX + count) / cols) + PIECE_ROWS;
-    if (rows >= COMPACT_TERMINAL_ROWS && this.optionChangeIsHarmless()) {
+    if (this.mode === 'compact' && rows >= COMPACT_TERMINAL_ROWS && this.optionChangeIsHarmless()) {
       this.flood();
       return;
     }
     this.archiveAhead(rows, false);
   }
 
-  /** Leave compact mode: drop the rows xterm holds twice and raise its limit to the pane's. */
+  /** Leave compact mode: drop the rows xterm holds twice and raise its limit to `floodRows`. */
   private flood(): void {
-    this.setTerminalLimit(this.limit, this.firstUnarchivedRow());
-    this.boundary?.dispose();
-    this.boundary = undefined;
+    this.dropArchivedRows(this.floodRows);
     this.mode = 'flood';
     this.checkForQuiet();
+  }
+
+  /** Whether a flooding xterm may trim rows that the pane still keeps. */
+  private archivesWhileFlooding(): boolean {
+    return this.floodRows < this.limit;
   }
 
   private flooded(): void {
@@ -334,14 +370,12 @@ export class Scrollback {
     if (this.disposed || this.mode !== 'flood') return;
     if (this.piecesInFlight > 0 || !this.optionChangeIsHarmless()) return;
     this.dropArchiveIfOutgrown();
+    this.dropArchivedRows(this.floodRows);
     const buffer = this.terminal.buffer.normal;
     const count = Math.max(0, Math.min(REST_STEP_ROWS, buffer.baseY - REST_TERMINAL_ROWS));
-    const cell = buffer.getNullCell();
-    for (let y = 0; y < count; y++) {
-      styledRow(buffer.getLine(y)!, this.terminal.cols, cell, this.archive);
-    }
+    this.archiveOldest(count);
     if (buffer.baseY - count > REST_TERMINAL_ROWS) {
-      this.setTerminalLimit(this.limit, count);
+      this.setTerminalLimit(this.floodRows, count);
       this.restStep = setImmediate(() => {
         this.restStep = undefined;
         this.compactAtRest();
@@ -358,6 +392,23 @@ export class Scrollback {
     // A limit `drop` rows below what xterm holds trims exactly those rows.
     if (drop > 0) options.scrollback = buffer.normal.length - this.terminal.rows - drop;
     options.scrollback = rows;
+  }
+
+  /** Archive xterm's oldest `count` rows of history, which must all be rows the archive lacks. */
+  private archiveOldest(count: number): void {
+    const buffer = this.terminal.buffer.normal;
+    const cell = buffer.getNullCell();
+    for (let y = 0; y < count; y++) {
+      styledRow(buffer.getLine(y)!, this.terminal.cols, cell, this.archive);
+    }
+  }
+
+  /** Trim the rows xterm holds that the archive holds too, and set xterm's limit to `rows`. */
+  private dropArchivedRows(rows: number): void {
+    const archived = this.firstUnarchivedRow();
+    this.boundary?.dispose();
+    this.boundary = undefined;
+    this.setTerminalLimit(rows, archived);
   }
 
   private firstUnarchivedRow(): number {
