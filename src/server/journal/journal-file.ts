@@ -9,6 +9,7 @@ import { defaultSocketPath } from '../../paths';
 import { issueText } from '../../rpc/error-formatter';
 import { JOURNAL_VERSION, journalSchema, type Journal } from './schema';
 import { socketKey } from '../socket-key';
+import { UnreadableFile, readUtf8File } from '../../regular-file';
 
 export interface JournalPaths {
   /** What the running server writes, and what the next one restores after a crash. */
@@ -38,13 +39,22 @@ export type JournalRead =
   /** Unusable: `problem` says why and where the file went. */
   | { kind: 'bad'; problem: string };
 
+/**
+ * A bound, so that whatever is put there cannot fill the server's memory at boot; far above what
+ * a journal holds (40 panes with their history are some megabytes of JSON).
+ */
+const MAX_JOURNAL_BYTES = 256 * 1024 * 1024;
+
 /** Read a journal; one that is unreadable, damaged or of another version is moved aside. */
 export function readJournal(file: string, socket: string, now: Date = new Date()): JournalRead {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readUtf8File(file, MAX_JOURNAL_BYTES);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'none' };
+    // Something that is not a file (a FIFO), or not one this server wrote (too large, not UTF-8).
+    if (err instanceof UnreadableFile)
+      return { kind: 'bad', problem: `${err.message}; ${moveAside(file, now)}` };
     return { kind: 'bad', problem: `cannot read ${file}: ${(err as Error).message}` };
   }
   const why = problemOf(text);
