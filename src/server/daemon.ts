@@ -6,6 +6,7 @@ import { createStreamHandler } from '../rpc/server';
 import { EventBus } from './events';
 import { ensurePrivateDir, runtimePaths, type RuntimePaths } from '../paths';
 import { isAlive } from '../process-alive';
+import { openServerLog } from '../state-dir';
 import { appRouter } from './router';
 import { callAt, t, type Context } from './trpc';
 import { Logger } from './log';
@@ -109,8 +110,7 @@ export interface RunningServer {
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const paths = runtimePaths(opts.socket);
   ensurePrivateDir(path.dirname(paths.socket));
-  fs.mkdirSync(paths.stateDir, { recursive: true, mode: 0o700 });
-  const log = new Logger(paths.log, opts.foreground);
+  const log = new Logger(openServerLog(paths.stateDir, paths.log), opts.foreground);
   acquireLock(paths);
   fs.rmSync(paths.socket, { force: true });
 
