@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { isTomlError, parseToml } from '../zor/rules/toml';
 import { tomlKeyAt, tomlKeyLine } from './toml-key-line';
 import { NotUtf8, UnreadableFile, decodeUtf8, readRegularFile } from '../regular-file';
+import { systemReason } from '../fs-failure';
 import { issueText } from '../rpc/error-formatter';
 import { clientAction, commandBinding, namedCall, procedureCall, UNBOUND } from '../protocol/bindings';
 import { KEY_FORMS, parseKeyName } from '../protocol/keys';
@@ -207,7 +208,7 @@ export function parseConfig(text: string, file: string): FuxConfig {
 }
 
 /** A config is a few KiB written by hand: a file of more is not one (and is not read into memory). */
-export const MAX_CONFIG_BYTES = 1024 * 1024;
+const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /** Bytes that are not UTF-8 (TOML is UTF-8), placed like any other problem: file, line, key. */
 function notUtf8Problem(file: string, bytes: Buffer, error: NotUtf8): string {
@@ -228,7 +229,7 @@ export function loadConfig(file: string): FuxConfig {
         `${error.message}; the config is read from a regular file of at most ${MAX_CONFIG_BYTES} bytes`,
       ]);
     }
-    throw new ConfigError(file, [`${file}: cannot read it: ${(error as Error).message}`]);
+    throw new ConfigError(file, [`${file}: cannot read it: ${systemReason(error)}`]);
   }
   let text: string;
   try {

@@ -147,7 +147,7 @@ function fileStamp(file: string): string | undefined {
     return `${st.size}:${st.mtimeMs}:${st.ino}`;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    throw new AllowListError(new FsFailure('read', file, error).message);
   }
 }
 

@@ -61,7 +61,7 @@ export function parseRuleSet(text: string, file: string): RuleSet {
 }
 
 /** The bundled rule sets are a few KiB each: a file of more is not a rule set (and is not read into memory). */
-export const MAX_RULE_FILE_BYTES = 1024 * 1024;
+const MAX_RULE_FILE_BYTES = 1024 * 1024;
 
 export function loadRuleFile(file: string): RuleSet {
   let text: string;
