@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { makeDirs } from './fs-failure';
 
 /** Where the server listens and keeps its files (DESIGN.md §4). */
 export interface RuntimePaths {
@@ -75,7 +76,8 @@ export function checkPrivateDir(dir: string): void {
 
 /** Create the socket's directory 0700 if missing (the server, and a client starting one), then check it. */
 export function ensurePrivateDir(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // makeDirs says what could not be created and why (a read-only $XDG_RUNTIME_DIR), not ENOENT.
+  makeDirs(dir, 0o700);
   checkPrivateDir(dir);
 }
 

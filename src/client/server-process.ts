@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensurePrivateDir, runtimePaths } from '../paths';
+import { openServerLog } from '../state-dir';
 
 /** The server's entry point in this package (dist/server/main.js; this file is dist/client/server-process.js). */
 export function serverEntry(): string {
@@ -32,10 +33,9 @@ export const SERVER_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=4'
 export function spawnServer(socket: string): ChildProcess {
   // Refuse an unsafe socket directory here too, so the user sees why rather than a start timeout.
   ensurePrivateDir(path.dirname(socket));
-  const log = serverLog(socket);
-  fs.mkdirSync(path.dirname(log), { recursive: true, mode: 0o700 });
+  const { stateDir, log } = runtimePaths(socket);
   // Whatever the server prints before its own log is open (a crash at load) lands in the log too.
-  const out = fs.openSync(log, 'a', 0o600);
+  const out = openServerLog(stateDir, log);
   try {
     const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, serverEntry(), '--socket', socket], {
       detached: true,

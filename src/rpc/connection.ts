@@ -14,7 +14,10 @@ export interface Connection {
   canWrite(): boolean;
   /** Bytes written to the stream that the peer has not taken yet. */
   bufferedBytes(): number;
-  /** Tells the peer why (one error frame with `id: null`), then ends the stream. */
+  /**
+   * Tells the peer why (one error frame with `id: null`, after what it has not read yet), then ends
+   * the stream once the peer has it.
+   */
   close(reason: string): void;
   /** Aborted when the connection closes, for whatever cause; its `reason` says why. */
   readonly signal: AbortSignal;
@@ -113,12 +116,21 @@ export class StreamConnection implements Connection {
     if (!this.isOpen) return;
     const farewell = this.options.farewell(reason);
     if (
-      this.stream.writable &&
-      this.stream.writableLength + farewell.length <= this.options.maxBufferedBytes
+      !this.stream.writable ||
+      this.stream.writableLength + farewell.length > this.options.maxBufferedBytes
     ) {
-      this.write(farewell);
+      this.end(reason);
+      return;
     }
-    this.end(reason);
+    this.write(farewell);
+    this.markClosed(reason);
+    // The farewell is what the peer reads last, after everything it has not read yet, so the stream
+    // goes only once all of it is out (or the peer is gone), however long the peer takes: a fixed
+    // grace lost it for a reader that paused a little longer (a `fux subscribe` behind a slow
+    // consumer read "the server ended the connection"). Meanwhile it holds what is already buffered
+    // (at most maxBufferedBytes) and reads nothing more from the peer.
+    this.stream.pause();
+    this.stream.end(() => this.stream.destroy());
   }
 
   /** Ends the stream without a farewell frame, for a closer that already told the peer why. */

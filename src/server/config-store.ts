@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError, DEFAULT_CONFIG, loadConfig, type FuxConfig } from './config';
 import { OneTimeNotice } from './notice';
+import { makeDirs } from '../fs-failure';
 
 export interface ConfigLog {
   info(message: string): void;
@@ -76,7 +77,7 @@ export class ConfigStore {
     const dir = path.dirname(this.file);
     const name = path.basename(this.file);
     try {
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      makeDirs(dir, 0o700);
       this.watcher = fs.watch(dir, { persistent: false }, (_event, changed) => {
         if (changed !== null && changed !== name) return;
         clearTimeout(this.settle);

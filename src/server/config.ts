@@ -4,11 +4,12 @@
  * problem names the file, the line and the key. docs/config.md lists the keys; a key added here
  * goes there too.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { isTomlError, parseToml } from '../zor/rules/toml';
-import { tomlKeyLine } from './toml-key-line';
+import { tomlKeyAt, tomlKeyLine } from './toml-key-line';
+import { NotUtf8, UnreadableFile, decodeUtf8, readRegularFile } from '../regular-file';
+import { systemReason } from '../fs-failure';
 import { issueText } from '../rpc/error-formatter';
 import { clientAction, commandBinding, namedCall, procedureCall, UNBOUND } from '../protocol/bindings';
 import { KEY_FORMS, parseKeyName } from '../protocol/keys';
@@ -213,14 +214,36 @@ export function parseConfig(text: string, file: string): FuxConfig {
   return parsed.data;
 }
 
+/** A config is a few KiB written by hand: a file of more is not one (and is not read into memory). */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/** Bytes that are not UTF-8 (TOML is UTF-8), placed like any other problem: file, line, key. */
+function notUtf8Problem(file: string, bytes: Buffer, error: NotUtf8): string {
+  // Decoded leniently only to find the key the line belongs to.
+  const key = tomlKeyAt(bytes.toString('utf8'), error.line);
+  return `${file}:${error.line}: ${key === undefined ? '' : `${keyName(key)}: `}not valid UTF-8; save the file as UTF-8`;
+}
+
 /** Reads the config file; a missing file is the defaults, an unreadable or bad one a ConfigError. */
 export function loadConfig(file: string): FuxConfig {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    bytes = readRegularFile(file, MAX_CONFIG_BYTES).bytes;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return DEFAULT_CONFIG;
-    throw new ConfigError(file, [`${file}: cannot read it: ${(error as Error).message}`]);
+    if (error instanceof UnreadableFile) {
+      throw new ConfigError(file, [
+        `${error.message}; the config is read from a regular file of at most ${MAX_CONFIG_BYTES} bytes`,
+      ]);
+    }
+    throw new ConfigError(file, [`${file}: cannot read it: ${systemReason(error)}`]);
+  }
+  let text: string;
+  try {
+    text = decodeUtf8(bytes, file);
+  } catch (error) {
+    if (!(error instanceof NotUtf8)) throw error;
+    throw new ConfigError(file, [notUtf8Problem(file, bytes, error)]);
   }
   return parseConfig(text, file);
 }

@@ -7,6 +7,7 @@ import { EventBus } from './events';
 import { ensurePrivateDir, runtimePaths, type RuntimePaths } from '../paths';
 import { isRunning, processStart } from '../process-alive';
 import { peerUid } from '../peer-cred';
+import { openServerLog } from '../state-dir';
 import { appRouter } from './router';
 import { callAt, t, type Context } from './trpc';
 import { SurvivingPanes } from './holder/surviving-panes';
@@ -170,8 +171,7 @@ export interface RunningServer {
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const paths = runtimePaths(opts.socket);
   ensurePrivateDir(path.dirname(paths.socket));
-  fs.mkdirSync(paths.stateDir, { recursive: true, mode: 0o700 });
-  const log = new Logger(paths.log, opts.foreground);
+  const log = new Logger(openServerLog(paths.stateDir, paths.log), opts.foreground);
 
   const bus = new EventBus();
   const config = new ConfigStore(configFile(paths.configDir), log);

@@ -10,6 +10,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isRunning, processStart } from '../process-alive';
 import { socketKey } from './socket-key';
+import { readUtf8File } from '../regular-file';
+
+/** A line per hook: a record of more is not one this server wrote. */
+const MAX_RECORD_BYTES = 1024 * 1024;
 
 interface Entry {
   readonly pid: number;
@@ -33,8 +37,10 @@ export class HookRecord {
   leftovers(): number[] {
     let text: string;
     try {
-      text = fs.readFileSync(this.file, 'utf8');
+      text = readUtf8File(this.file, MAX_RECORD_BYTES);
     } catch {
+      // None, or not one a server wrote (a FIFO, a huge file): nothing to end. This server's own
+      // record replaces it (written aside and renamed over it).
       return [];
     }
     fs.rmSync(this.file, { force: true });

@@ -1,15 +1,14 @@
 import * as fs from 'node:fs';
 
-/** The server log: one line per entry, appended to a file in the state dir (and stderr in the foreground). */
+/**
+ * The server log: one line per entry, appended to a file in the state dir (and stderr in the
+ * foreground). It takes the file opened (openServerLog, which says why if it cannot be) and closes it.
+ */
 export class Logger {
-  private fd: number | undefined;
-
   constructor(
-    file: string,
+    private fd: number | undefined,
     private readonly toStderr: boolean,
-  ) {
-    this.fd = fs.openSync(file, 'a', 0o600);
-  }
+  ) {}
 
   private write(level: string, message: string): void {
     const line = `${new Date().toISOString()} ${level} ${message}\n`;

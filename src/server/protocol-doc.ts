@@ -151,7 +151,8 @@ One JSON message per line (\`\\n\`-terminated), at most 1 MiB a line. Messages a
 - error: \`{"id": 1, "error": {"message": "...", "code": -32004, "data": {"code": "NOT_FOUND", "httpStatus": 404, "path": "kill"}}}\`
 - a subscription first answers \`{"id": 7, "result": {"type": "started"}}\`, then one \`data\` reply per
   event, until the client sends \`{"id": 7, "method": "subscription.stop"}\` or the connection closes
-  (or the server ends it: \`{"type": "stopped"}\`, or an error, e.g. a subscriber too slow to keep up).
+  (or the server ends it: \`{"type": "stopped"}\`, or an error; a subscriber too slow to keep up is
+  disconnected, its last frame an \`id: null\` error saying why).
 
 Every request carries an \`id\` (a number or string) and every reply carries the same \`id\`. A line
 that is not JSON, or over 1 MiB, is answered with an error whose \`id\` is \`null\`; the connection
@@ -212,8 +213,10 @@ export function renderProtocolDoc(): string {
     'replays those after N (through its filters), then goes on live, with no duplicate and no hole.',
     'If the history no longer holds N + 1, the stream starts with `events.gap` (from, to, lost).',
     'A subscriber that cannot keep up has `pane.output` nudges dropped first; one that falls more than',
-    'its queue\'s length behind is sent an error (`TOO_MANY_REQUESTS`, "subscriber too slow … the last',
-    'seq sent was N: resume with `fux subscribe --since N`") and disconnected.',
+    "its queue's length behind is disconnected: after the events already sent (however late it reads",
+    'them), its last frame is an `id: null` error (`SERVICE_UNAVAILABLE`, "the server closed the',
+    'connection: subscriber too slow … the last seq sent was N: resume with `fux subscribe --since N`",',
+    'the command repeating its `-w` and event names). `fux subscribe` prints it on stderr and exits 1.',
     '',
   );
   for (const [type, schema] of Object.entries(eventSchemas)) out.push(...eventSection(type, schema));

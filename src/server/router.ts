@@ -5,7 +5,7 @@ import { proc, t } from './trpc';
 import { definedEnv } from '../protocol/env';
 import { describeWorkspace } from './describe';
 import { inputs, outputs, type WaitResult } from './schemas';
-import { SubscriberQueue, SubscriberTooSlow } from './subscriber';
+import { SubscriberQueue, SubscriberTooSlow, resumeCommand } from './subscriber';
 import type { Launch } from './workspaces';
 import { tabOf, type PaneEntry } from './workspace';
 import { startWait, type PendingWait } from './wait';
@@ -334,10 +334,12 @@ export const appRouter = t.router({
           }
         } catch (err) {
           if (err instanceof SubscriberTooSlow) {
-            const message = `${err.message}; the last seq sent was ${sent}: resume with \`fux subscribe --since ${sent}\``;
+            const message = `${err.message}; the last seq sent was ${sent}: resume with \`${resumeCommand(sent, input)}\``;
             ctx.log(`dropped a subscriber: ${message}`);
+            // The connection's farewell, the last frame after everything sent, says it (an error
+            // reply to the subscription would go nowhere: a closed connection sends nothing more).
             ctx.conn.close(message);
-            throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message });
+            return;
           }
           throw err;
         } finally {

@@ -3,6 +3,28 @@ import type { FuxEvent } from './events';
 /** Raised to end a subscription whose reader fell too far behind. */
 export class SubscriberTooSlow extends Error {}
 
+/** What a subscription was asked to stream: what its resume command repeats. */
+export interface SubscriptionFilter {
+  events?: readonly string[];
+  workspace?: string;
+}
+
+/** A word the shell reads back as itself: quoted unless it is made only of characters that need none. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The command that picks a stream up after `seq` with the same filters (`-w`, the event names), so
+ * a subscriber cut off can paste it and lose nothing.
+ */
+export function resumeCommand(seq: number, filter: SubscriptionFilter): string {
+  const words = ['fux', 'subscribe', '--since', String(seq)];
+  if (filter.workspace !== undefined) words.push('-w', shellWord(filter.workspace));
+  words.push(...(filter.events ?? []));
+  return words.join(' ');
+}
+
 /**
  * One subscriber's bounded queue. The bus pushes without waiting; the subscription drains it at the
  * pace its connection can write. When the queue is full, `pane.output` nudges are dropped first (the

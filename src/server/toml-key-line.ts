@@ -2,7 +2,8 @@
  * Where a key is defined in a TOML file, for error messages: smol-toml reports the position of a
  * syntax error, but a schema error arrives as a key path on the parsed value. This reads the file
  * line by line, tracking `[table]` and `[[array]]` headers and dotted keys, and returns the line
- * that assigns the path (array indices are ignored: a value's line is its key's line).
+ * that assigns the path (array indices are ignored: a value's line is its key's line), or the key
+ * a line belongs to (for a problem known only by its line: bytes that are not UTF-8).
  */
 
 /** A bare or quoted key segment, then optional `.segment`s. */
@@ -48,4 +49,30 @@ export function tomlKeyLine(text: string, path: readonly (string | number)[]): n
     }
   }
   return best?.line;
+}
+
+const COMMENT = /^\s*#/;
+
+/**
+ * The key whose definition `line` (1-based) is part of: the key it assigns or the table it opens,
+ * else the key assigned last before it (the line continues that value); undefined for a comment
+ * line, or a line before any key.
+ */
+export function tomlKeyAt(text: string, line: number): string[] | undefined {
+  let table: string[] = [];
+  let current: string[] | undefined;
+  const lines = text.split('\n');
+  for (let i = 0; i < line && i < lines.length; i++) {
+    const here = lines[i]!;
+    if (i === line - 1 && COMMENT.test(here)) return undefined;
+    const header = HEADER.exec(here);
+    if (header) {
+      table = segments(header[1]!);
+      current = table;
+      continue;
+    }
+    const assignment = ASSIGNMENT.exec(here);
+    if (assignment) current = [...table, ...segments(assignment[1]!)];
+  }
+  return current;
 }

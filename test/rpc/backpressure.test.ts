@@ -1,5 +1,5 @@
 import { connectUnix, createStreamClient, type Connection } from '../../src/rpc';
-import { RawClient } from './raw-client';
+import { RawClient, requestLine } from './raw-client';
 import { startToyServer, type ToyRouter, type ToyServer } from './toy-server';
 import { until } from '../helpers/wait-for';
 
@@ -64,6 +64,33 @@ describe('backpressure', () => {
     subscription.unsubscribe();
     other.close();
     raw.close();
+  });
+
+  it('a peer that reads only long after the server closed it still reads the reason last', async () => {
+    server = await startToyServer();
+    const { raw, connection } = await stalledSubscriber();
+    // Only timers are faked: however long the peer stays away, every timer the server set runs first.
+    jest.useFakeTimers({
+      doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'Date', 'hrtime', 'performance'],
+    });
+    try {
+      const closed = new Promise((resolve) => connection.signal.addEventListener('abort', resolve));
+      await raw.write(requestLine(2, 'mutation', 'hangUp', { reason: 'the test hung up' }));
+      await closed;
+      jest.advanceTimersByTime(24 * 60 * 60 * 1000);
+    } finally {
+      jest.useRealTimers();
+    }
+    raw.socket.resume();
+    await raw.closed;
+    expect(raw.received.at(-1)?.error).toMatchObject({
+      message: 'the server closed the connection: the test hung up',
+      data: { code: 'SERVICE_UNAVAILABLE' },
+    });
+    // Everything the subscriber was sent before it came through too, in order.
+    const items = raw.received.filter((m) => m.id === 1 && m.result?.type === 'data');
+    const numbers = items.map((m) => (m.result!.data as { n: number }).n);
+    expect(numbers).toEqual(numbers.map((_, i) => i + 1));
   });
 
   it('cuts off a peer that leaves more than maxBufferedBytes of replies unread, and no one else', async () => {

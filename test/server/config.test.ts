@@ -91,6 +91,49 @@ describe('config.toml', () => {
   });
 });
 
+describe('a config file that is not UTF-8', () => {
+  let dir: string;
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fux-config-utf8-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** The problems of a file made of `parts` (strings as UTF-8, numbers as single bytes). */
+  function fileProblems(...parts: (string | number)[]): readonly string[] {
+    const file = path.join(dir, 'config.toml');
+    fs.writeFileSync(
+      file,
+      Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from([p])))),
+    );
+    try {
+      loadConfig(file);
+    } catch (error) {
+      if (error instanceof ConfigError) return error.problems.map((problem) => problem.replace(file, 'FILE'));
+      throw error;
+    }
+    throw new Error('the config was accepted');
+  }
+
+  test('is refused at the line of the bad bytes, with the key they belong to', () => {
+    expect(fileProblems('notify = true\nhooks = ["caf', 0xe9, '"]\n')).toEqual([
+      'FILE:2: hooks: not valid UTF-8; save the file as UTF-8',
+    ]);
+  });
+
+  test('in a table, or on a line that goes on with a value, the key is the one being defined', () => {
+    expect(fileProblems('[bindings]\n"C-x" = "caf', 0xe9, '"\n')).toEqual([
+      'FILE:2: bindings.C-x: not valid UTF-8; save the file as UTF-8',
+    ]);
+    expect(fileProblems('hooks = [\n  "ok",\n  "caf', 0xff, '",\n]\n')).toEqual([
+      'FILE:3: hooks: not valid UTF-8; save the file as UTF-8',
+    ]);
+  });
+
+  test('in a comment, the line alone is named', () => {
+    expect(fileProblems('notify = true\n# caf', 0xe9, '\n')).toEqual([
+      'FILE:2: not valid UTF-8; save the file as UTF-8',
+    ]);
+  });
+});
+
 describe('finding the line of a key in TOML', () => {
   test('keys inside tables and dotted keys are found where they are written', () => {
     const text = 'a = 1\n[bind]\nx = "split"\n[zor]\nrules.dir = "d"\n';

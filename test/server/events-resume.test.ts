@@ -114,6 +114,36 @@ describe('resuming a subscription', () => {
     expect(gap.lost).toBeGreaterThan(0);
   }, 120_000);
 
+  test('`fux subscribe` stalled behind its reader is cut off with the exact command that resumes it, on stderr, exit 1', async () => {
+    await start('event_history = 100000\n');
+    const child = home.spawnCli(['subscribe', '-w', 'main', 'pane.title']);
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    // Titles until killed: the CLI, however late it subscribes, sees them.
+    const { id: flood } = await fux.new.mutate({
+      argv: ['sh', '-c', "i=0; while :; do i=$((i+1)); printf '\\033]0;t%d\\007' $i; done"],
+    });
+    await until(() => out.includes('"pane.title"'), 60_000, 'the first title on stdout');
+    // The reader stops (as a consumer that falls behind stops `fux subscribe` writing to it).
+    child.kill('SIGSTOP');
+    const log = path.join(home.env.XDG_STATE_HOME, 'fux', 'server.log');
+    await until(() => fs.readFileSync(log, 'utf8').includes('subscriber too slow'), 60_000, 'the cut-off');
+    child.kill('SIGCONT');
+    expect(await exited).toBe(1);
+    await fux.kill.mutate({ id: flood });
+    const last = Number(/the last seq sent was (\d+)/.exec(err)?.[1]);
+    expect(err).toContain(`resume with \`fux subscribe --since ${last} -w main pane.title\``);
+    // It printed everything it was sent, up to that seq.
+    const printed = out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as StreamEvent);
+    expect(printed.at(-1)?.seq).toBe(last);
+  }, 120_000);
+
   test('a seq the server never reached is refused with what to do', async () => {
     await start();
     const r = home.cli(['subscribe', '--since', '999999']);

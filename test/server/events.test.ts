@@ -142,7 +142,7 @@ describe('events', () => {
       60_000,
       'the drop in the log',
     );
-    // When the reader reads again (within the server's close grace), the stream ends with the reason.
+    // When the reader reads again, however late, the stream ends with the reason.
     const text = await raw.readRest();
     const rssAfter = serverRss(home);
     await fux.kill.mutate({ id: flood.id });

@@ -1,4 +1,4 @@
-import { SubscriberQueue, SubscriberTooSlow } from '../../src/server/subscriber';
+import { SubscriberQueue, SubscriberTooSlow, resumeCommand } from '../../src/server/subscriber';
 import type { FuxEvent } from '../../src/server/events';
 
 const output = (id: number): FuxEvent => ({ type: 'pane.output', workspace: 'w', id, seq: 0, ts: 0 });
@@ -96,4 +96,18 @@ test('whenOverflowed resolves the moment the queue overflows, so a writer stuck 
   await wait;
   expect(woke).toBe(true);
   expect(() => q.assertKeepingUp()).toThrow(SubscriberTooSlow);
+});
+
+describe('the command a cut-off subscriber is given', () => {
+  test('resumes after the seq with the same workspace and events', () => {
+    expect(resumeCommand(41, {})).toBe('fux subscribe --since 41');
+    expect(resumeCommand(41, { workspace: 'main', events: ['pane.title', 'agent.state'] })).toBe(
+      'fux subscribe --since 41 -w main pane.title agent.state',
+    );
+  });
+
+  test('quotes a workspace name the shell would not read back as itself', () => {
+    expect(resumeCommand(7, { workspace: "bob's work" })).toBe(`fux subscribe --since 7 -w 'bob'\\''s work'`);
+    expect(resumeCommand(7, { workspace: '$(rm -rf ~)' })).toBe(`fux subscribe --since 7 -w '$(rm -rf ~)'`);
+  });
 });

@@ -1,11 +1,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SecretKey } from './iroh';
+import { FsFailure, makeDirs } from '../../fs-failure';
+import { UnreadableFile, readRegularFile } from '../../regular-file';
 
 /** A key file that is not what we wrote (wrong size, open to others): the message says what to do. */
 export class KeyFileError extends Error {}
 
 const KEY_BYTES = 32;
+/** Enough to tell a key file of the wrong size by its size; more is not read. */
+const MAX_KEY_FILE_BYTES = 64 * 1024;
 
 /**
  * The endpoint's secret key, kept in `file` (mode 0600, in a directory created 0700) and created on
@@ -19,16 +23,23 @@ const KEY_BYTES = 32;
 export function loadOrCreateSecretKey(file: string): SecretKey {
   const existing = readKey(file);
   if (existing) return existing;
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const key = SecretKey.generate();
   const aside = `${file}.${process.pid}.new`;
-  fs.writeFileSync(aside, Buffer.from(key.toBytes()), { mode: 0o600 });
   try {
-    fs.linkSync(aside, file);
+    makeDirs(path.dirname(file), 0o700);
+    fs.writeFileSync(aside, Buffer.from(key.toBytes()), { mode: 0o600 });
+    try {
+      fs.linkSync(aside, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      return readKey(file)!; // another process created it first: theirs is the identity
+    }
     return key;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return readKey(file)!; // another process created it first: theirs is the identity
+    if (error instanceof KeyFileError) throw error; // the other process's file is not a key
+    // A directory that could not be made names itself; any other step failed to write the key file.
+    const failure = error instanceof FsFailure ? error : new FsFailure('write', file, error);
+    throw new KeyFileError(`${failure.message}; the endpoint's identity (its key) is kept there`);
   } finally {
     fs.rmSync(aside, { force: true });
   }
@@ -39,15 +50,15 @@ export function readKey(file: string): SecretKey | undefined {
   let bytes: Buffer;
   let mode: number;
   try {
-    const fd = fs.openSync(file, 'r');
-    try {
-      mode = fs.fstatSync(fd).mode;
-      bytes = fs.readFileSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    ({
+      bytes,
+      stats: { mode },
+    } = readRegularFile(file, MAX_KEY_FILE_BYTES));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof UnreadableFile) {
+      throw new KeyFileError(`${error.message}; move it away and a new identity is created`);
+    }
     throw error;
   }
   if ((mode & 0o077) !== 0) {

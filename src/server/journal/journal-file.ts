@@ -13,6 +13,7 @@ import { socketKey } from '../socket-key';
 import { readChangeLog } from './change-log';
 import { replay } from './replay';
 import { version as fuxVersion } from '../version';
+import { UnreadableFile, readUtf8File } from '../../regular-file';
 
 export interface JournalPaths {
   /** What the running server writes, and what the next one restores after a crash. */
@@ -74,14 +75,22 @@ export function readLiveJournal(
   if (!journal) return problem ? { kind: 'bad', problem } : { kind: 'none' };
   return { kind: 'ok', journal, replayed: journal !== base, ...(problem ? { problem } : {}) };
 }
+/**
+ * A bound, so that whatever is put there cannot fill the server's memory at boot; far above what
+ * a journal holds (40 panes with their history are some megabytes of JSON).
+ */
+const MAX_JOURNAL_BYTES = 256 * 1024 * 1024;
 
 /** Read a journal; one that is unreadable, damaged or of another version is moved aside. */
 export function readJournal(file: string, socket: string, now: Date = new Date()): JournalRead {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readUtf8File(file, MAX_JOURNAL_BYTES);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'none' };
+    // Something that is not a file (a FIFO), or not one this server wrote (too large, not UTF-8).
+    if (err instanceof UnreadableFile)
+      return { kind: 'bad', problem: `${err.message}; ${moveAside(file, now)}` };
     return { kind: 'bad', problem: `cannot read ${file}: ${(err as Error).message}` };
   }
   const why = problemOf(text);

@@ -3,7 +3,7 @@
  * then compilation. Whatever goes wrong comes back as a RuleFileError naming the file, the rule
  * and the problem.
  */
-import { readFileSync } from 'node:fs';
+import { UnreadableFile, readUtf8File } from '../../regular-file';
 import type { z } from 'zod';
 import { compileRuleSet } from './compile';
 import { RuleFileError } from './rule-file-error';
@@ -60,12 +60,16 @@ export function parseRuleSet(text: string, file: string): RuleSet {
   return compiled.set;
 }
 
+/** The bundled rule sets are a few KiB each: a file of more is not a rule set (and is not read into memory). */
+const MAX_RULE_FILE_BYTES = 1024 * 1024;
+
 export function loadRuleFile(file: string): RuleSet {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readUtf8File(file, MAX_RULE_FILE_BYTES);
   } catch (error) {
-    throw new RuleFileError(file, [`cannot read the file: ${(error as Error).message}`]);
+    const reason = error instanceof UnreadableFile ? error.reason : (error as Error).message;
+    throw new RuleFileError(file, [`cannot read the file: ${reason}`]);
   }
   return parseRuleSet(text, file);
 }
