@@ -21,6 +21,8 @@ import { logTail, serverLog, spawnServer } from './server-process';
 
 export type { AppRouter };
 export type FuxClient = TRPCClient<AppRouter>;
+/** `list` with every page read and joined: what `fux list` prints. */
+export { listAll } from './list-all';
 
 export interface ConnectOptions {
   /** The server's socket; default: `FUX_SOCKET`, else the per-user default. */

@@ -2,6 +2,7 @@ import { Args, Command, Flags } from '@oclif/core';
 import { complete, type CompletableCommand, type ServerFacts } from '../client/cli/complete';
 import { completionScript, SHELLS } from '../client/cli/completion-scripts';
 import { connect } from '../client/index';
+import { listAll } from '../client/list-all';
 
 export default class Completion extends Command {
   static override summary = 'Print a shell completion script for bash, zsh or fish';
@@ -54,7 +55,7 @@ async function serverFacts({
   let connection;
   try {
     connection = await connect({ socket, autostart: false });
-    const { workspaces } = await connection.client.list.query({ workspace });
+    const { workspaces } = await listAll(connection.client, { workspace });
     return {
       workspaces: workspaces.map((w) => w.name),
       panes: workspaces.flatMap((w) =>

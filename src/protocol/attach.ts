@@ -15,6 +15,7 @@
 import { z } from 'zod';
 import { agentState } from './agent-state';
 import { bindingSchema, procedureCall } from './bindings';
+import { clientIdSchema, cwdSchema, envSchema, MAX_NAME_CHARS, nameSchema } from './limits';
 
 export const runSchema = z.union([
   z.tuple([z.number().int().nonnegative(), z.string()]),
@@ -188,33 +189,33 @@ export const actionInput = z.discriminatedUnion('kind', [
     .describe(
       'a key or click bound to a control procedure (a click on a pane is `focus`, on a tab `tab.select`): the server calls it in the context of this client',
     ),
-  z.object({ kind: z.literal('switch-workspace'), workspace: z.string().min(1).max(64) }),
+  z.object({ kind: z.literal('switch-workspace'), workspace: nameSchema }),
   z.object({
     kind: z.literal('binding'),
-    key: z.string().max(64).describe('a key bound to an external command in the config'),
+    key: z.string().max(MAX_NAME_CHARS).describe('a key bound to an external command in the config'),
   }),
 ]);
 export type AttachAction = z.infer<typeof actionInput>;
 
 export const attachInputs = {
   prompt: z.object({
-    client: z.string(),
+    client: clientIdSchema,
     pane: z.number().int().positive().optional().describe('default: the focused pane'),
   }),
   session: z.object({
-    workspace: z.string().min(1).max(64).optional(),
+    workspace: nameSchema.optional(),
     cols: z.number().int().min(1).max(2000).describe('the pane area: the terminal less the client chrome'),
     rows: z.number().int().min(1).max(1000),
-    cwd: z.string().optional().describe('where a workspace created by this attach starts its pane'),
-    env: z.record(z.string(), z.string()).optional(),
+    cwd: cwdSchema.optional().describe('where a workspace created by this attach starts its pane'),
+    env: envSchema.optional(),
   }),
   resize: z.object({
-    client: z.string(),
+    client: clientIdSchema,
     cols: z.number().int().min(1).max(2000),
     rows: z.number().int().min(1).max(1000),
   }),
   input: z.object({
-    client: z.string(),
+    client: clientIdSchema,
     pane: z
       .number()
       .int()
@@ -234,9 +235,9 @@ export const attachInputs = {
         'data holds raw bytes, one per character (U+0000–U+00FF): an X10 mouse report past column 95',
       ),
   }),
-  action: z.object({ client: z.string(), action: actionInput }),
+  action: z.object({ client: clientIdSchema, action: actionInput }),
   history: z.object({
-    client: z.string(),
+    client: clientIdSchema,
     pane: z.number().int().positive(),
     lines: z.number().int().min(0).max(100_000).describe('rows of history above the screen'),
   }),

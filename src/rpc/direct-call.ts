@@ -12,7 +12,7 @@ import type { StreamConnection } from './connection';
 import { DirectSubscriptions } from './direct-subscription';
 import { HeldReply, holdsReply } from './held-reply';
 import { leanProcedure, type LeanOutcome, type LeanProcedure } from './lean-call';
-import { replyFrame } from './ws-shim';
+import type { ReplyFramer } from './reply-framer';
 
 type RequestId = number | string;
 
@@ -63,10 +63,14 @@ function directRequest(
 
 const NO_UPGRADE_REQUEST = { url: '/', headers: {} } as IncomingMessage;
 
+/** What a reply needs of its call: the id it answers, and the procedure for an error's shape. */
+type ReplyCall = Pick<Call, 'id' | 'jsonrpc'> & Partial<Pick<Call, 'path' | 'type'>>;
+
 export interface DirectCallerOptions<TRouter extends AnyTRPCRouter> {
   router: TRouter;
   connection: StreamConnection;
-  maxFrameBytes: number;
+  /** The connection's replies, each sure to fit in a frame. */
+  framer: ReplyFramer;
   onError?: WSConnectionHandlerOptions<TRouter>['onError'];
 }
 
@@ -100,7 +104,7 @@ export class DirectCaller<TRouter extends AnyTRPCRouter> {
     this.subscriptions = new DirectSubscriptions({
       router: options.router,
       connection: options.connection,
-      respond: (call, body) => this.reply(call, body),
+      respond: (call, body) => this.reply({ ...call, type: 'subscription' }, body),
       fail: (call, ctx, error) => this.fail({ ...call, type: 'subscription' }, ctx, error),
       report: (call, ctx, error) => this.report({ ...call, type: 'subscription' }, ctx, error),
       lean: (path) => this.leanAt(path, 'subscription'),
@@ -173,16 +177,14 @@ export class DirectCaller<TRouter extends AnyTRPCRouter> {
       const body = { result: { type: 'data', data: outcome.data } };
       if (!this.mayHold(call)) this.reply(call, body);
       else {
-        // Framed now, so a reply too large for a frame fails here, into the error reply below.
         const frame = this.frame(call, body);
         this.held.hold(() => this.send(frame));
       }
     } catch (cause) {
-      // The call failed, or its reply is too large for a frame (a TRPCError): an error reply.
       try {
         this.reply(call, this.fail(call, ctx, getTRPCErrorFromUnknown(cause)));
       } catch (failure) {
-        // The formatter or the write failed: the adapter logs such failures the same way.
+        // The error formatter failed (a bug): the adapter logs such failures the same way.
         console.error('[src/rpc direct call]', failure);
       }
     }
@@ -212,17 +214,14 @@ export class DirectCaller<TRouter extends AnyTRPCRouter> {
     this.options.onError?.({ error, path, type, ctx, req: NO_UPGRADE_REQUEST, input });
   }
 
-  /**
-   * A notification gets no reply. A reply too large for a frame throws a TRPCError, which the
-   * caller turns into an error reply to the same id, as the adapter does.
-   */
-  private reply(call: Pick<Call, 'id' | 'jsonrpc'>, body: { result: unknown } | { error: unknown }): void {
+  /** A notification gets no reply; a reply too large for a frame becomes an error (reply-framer.ts). */
+  private reply(call: ReplyCall, body: { result: unknown } | { error: unknown }): void {
     if (call.id !== undefined) this.send(this.frame(call, body));
   }
 
-  private frame(call: Pick<Call, 'id' | 'jsonrpc'>, body: { result: unknown } | { error: unknown }): Buffer {
-    const json = JSON.stringify({ id: call.id, jsonrpc: call.jsonrpc, ...body });
-    return replyFrame(json, this.options.maxFrameBytes);
+  private frame(call: ReplyCall, body: { result: unknown } | { error: unknown }): Buffer {
+    const { id = null, jsonrpc, path, type } = call;
+    return this.options.framer.frame({ id, jsonrpc, path, type }, body);
   }
 
   /** Writes one frame; a held reply leaves right behind it. */

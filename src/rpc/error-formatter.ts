@@ -3,6 +3,23 @@ import { TRPCError, type TRPCDefaultErrorShape } from '@trpc/server';
 type PathSegment = PropertyKey | { key: PropertyKey };
 
 /**
+ * An error's message is at most this long, a procedure path or field name in one at most
+ * MAX_NAME_CHARS, a value it quotes at most MAX_QUOTED_CHARS: what an error echoes of its request
+ * (a name, a path, a value) is cut, so an error reply never grows with the request it answers,
+ * nor does the server log's line.
+ */
+export const MAX_MESSAGE_CHARS = 2000;
+const MAX_NAME_CHARS = 128;
+const MAX_QUOTED_CHARS = 200;
+
+/** `text` cut in its middle to `max` characters (and a note of how many were left out). */
+export function clipText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const tail = Math.floor(max / 5);
+  return `${text.slice(0, max - tail)}… (${text.length - max} characters left out) …${text.slice(-tail)}`;
+}
+
+/**
  * One problem a schema reports. Every Standard Schema validator gives `message` and `path`; zod
  * adds the structured fields below, from which the readable text is made (zod's own text reads
  * "Invalid input: expected number, received string").
@@ -71,7 +88,10 @@ function sentWord(value: unknown, expected: string | undefined): string {
   return typeWord(typeof value);
 }
 
-const quoted = (values: readonly unknown[]): string => values.map((v) => JSON.stringify(v)).join(', ');
+/** A value as a message quotes it: JSON, cut to MAX_QUOTED_CHARS. */
+const quote = (value: unknown): string => clipText(JSON.stringify(value) ?? 'nothing', MAX_QUOTED_CHARS);
+
+const quoted = (values: readonly unknown[]): string => values.map(quote).join(', ');
 
 /** What a union's alternatives expect, when each of them failed on the value itself. */
 function unionExpects(issue: SchemaIssue): string | undefined {
@@ -118,7 +138,7 @@ export function issueText(issue: SchemaIssue, input: unknown): string {
         : `expected ${typeWord(issue.expected)}, got ${sentWord(value, issue.expected)}`;
     case 'invalid_value':
       if (!issue.values) break;
-      return `expected ${issue.values.length === 1 ? '' : 'one of '}${quoted(issue.values)}, got ${JSON.stringify(value) ?? 'nothing'}`;
+      return `expected ${issue.values.length === 1 ? '' : 'one of '}${quoted(issue.values)}, got ${quote(value)}`;
     case 'unrecognized_keys':
       if (!issue.keys) break;
       return `unknown field${issue.keys.length === 1 ? '' : 's'} ${quoted(issue.keys)}`;
@@ -138,7 +158,7 @@ export function issueText(issue: SchemaIssue, input: unknown): string {
 
 function describeIssue(issue: SchemaIssue, input: unknown): string {
   const path = issue.path ?? [];
-  const name = path.map((segment) => String(segmentKey(segment))).join('.');
+  const name = path.map((segment) => clipText(String(segmentKey(segment)), MAX_NAME_CHARS)).join('.');
   const text = issueText(issue, input);
   return name === '' ? `input: ${text}` : `${name}: ${text}`;
 }
@@ -167,17 +187,30 @@ export function errorFormatter({
 }): TRPCDefaultErrorShape {
   const data = { ...shape.data };
   delete data.stack;
-  return { ...shape, message: clientMessage(error, shape.message, input), data };
+  if (data.path !== undefined) data.path = clipText(data.path, MAX_NAME_CHARS);
+  return { ...shape, message: clipText(clientMessage(error, shape.message, input), MAX_MESSAGE_CHARS), data };
+}
+
+/**
+ * The server log's line for a failed call: its procedure, its code and the message the client got
+ * (an unexpected error's own message instead), cut as replies are; never a stack, never the input.
+ */
+export function errorLogLine(error: TRPCError, path: string | undefined, input: unknown): string {
+  const message = isUnexpected(error) ? error.message : clientMessage(error, error.message, input);
+  return `${clipText(path ?? '-', MAX_NAME_CHARS)}: ${error.code} ${clipText(message, MAX_MESSAGE_CHARS)}`;
+}
+
+/** An error the server did not mean to throw (anything but a TRPCError). */
+function isUnexpected(error: TRPCError): boolean {
+  return (
+    error.code === 'INTERNAL_SERVER_ERROR' && error.cause !== undefined && !(error.cause instanceof TRPCError)
+  );
 }
 
 function clientMessage(error: TRPCError, message: string, input: unknown): string {
   const issues = error.code === 'BAD_REQUEST' ? schemaIssues(error.cause) : undefined;
   if (issues) return issues.map((issue) => describeIssue(issue, input)).join('; ');
   const noProcedure = error.code === 'NOT_FOUND' ? NO_PROCEDURE.exec(message) : null;
-  if (noProcedure) return `no ${noProcedure[1]} procedure "${noProcedure[2]}"`;
-  const unexpected =
-    error.code === 'INTERNAL_SERVER_ERROR' &&
-    error.cause !== undefined &&
-    !(error.cause instanceof TRPCError);
-  return unexpected ? 'internal server error (the server log has the details)' : message;
+  if (noProcedure) return `no ${noProcedure[1]} procedure "${clipText(noProcedure[2]!, MAX_NAME_CHARS)}"`;
+  return isUnexpected(error) ? 'internal server error (the server log has the details)' : message;
 }

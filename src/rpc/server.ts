@@ -12,6 +12,7 @@ import { StreamConnection, type Connection } from './connection';
 import { DEFAULT_MAX_FRAME_BYTES, LineDecoder, encodeFrame } from './framing';
 import { WsShim } from './ws-shim';
 import { DirectCaller } from './direct-call';
+import { ReplyFramer } from './reply-framer';
 
 /** Far above what a reading peer ever leaves buffered (procedures stop at the high-water mark). */
 const DEFAULT_MAX_BUFFERED_BYTES = 8 * DEFAULT_MAX_FRAME_BYTES;
@@ -102,13 +103,24 @@ export function createStreamHandler<TRouter extends AnyTRPCRouter>(
         transportError('SERVICE_UNAVAILABLE', `the server closed the connection: ${reason}`),
       onStreamError: (error) => socket.emit('error', error),
     });
+    // A reply that had to be replaced is told to the server's log like a failed call.
+    const framer = new ReplyFramer(config, maxFrameBytes, (error, to) =>
+      options.onError?.({
+        error,
+        path: to.path,
+        type: to.type ?? 'unknown',
+        ctx: undefined,
+        req: NO_UPGRADE_REQUEST,
+        input: undefined,
+      }),
+    );
     const direct = new DirectCaller({
       router: options.router,
       connection,
-      maxFrameBytes,
+      framer,
       onError: options.onError,
     });
-    const socket = new WsShim(connection, maxFrameBytes, (message) => direct.take(message));
+    const socket = new WsShim(connection, framer, (message) => direct.take(message));
     // One context for the connection, shared by the adapter (subscriptions, and every call until
     // the context is made) and the direct path (queries and mutations after).
     const context = (async () => options.createContext(connection))();

@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { TRPCError } from '@trpc/server';
 import type { StreamConnection } from './connection';
-import { FrameTooLargeError, frameJson } from './framing';
+import type { ReplyFramer } from './reply-framer';
 
 /** The `ws` readyState values the tRPC adapter compares against. */
 const OPEN = 1;
@@ -26,22 +25,6 @@ function isNotification(message: unknown): message is { id?: number; method: 'mu
 }
 
 /**
- * A reply's frame. One too large for a frame throws a TRPCError, which the caller turns into an
- * error reply to the same request id, so the peer learns why instead of waiting.
- */
-export function replyFrame(json: string, maxFrameBytes: number): Buffer {
-  try {
-    return frameJson(json, maxFrameBytes);
-  } catch (error) {
-    if (!(error instanceof FrameTooLargeError)) throw error;
-    throw new TRPCError({
-      code: 'PAYLOAD_TOO_LARGE',
-      message: `the reply of ${error.bytes} bytes exceeds the ${error.limit}-byte frame limit`,
-    });
-  }
-}
-
-/**
  * The part of a `ws` WebSocket that `getWSConnectionHandler` touches (read in
  * @trpc/server/dist/adapters/ws: `readyState`, `send`, `close`, and the 'message', 'error' and
  * 'close' events), over one newline-framed stream. Each decoded frame is one WebSocket message.
@@ -58,7 +41,7 @@ export class WsShim extends EventEmitter {
 
   constructor(
     private readonly connection: StreamConnection,
-    private readonly maxFrameBytes: number,
+    private readonly framer: ReplyFramer,
     /** Serves a parsed message before the adapter sees it (the direct path); false passes it on. */
     private readonly take: (message: unknown) => boolean = () => false,
   ) {
@@ -106,10 +89,10 @@ export class WsShim extends EventEmitter {
     return parsed !== undefined ? parsed.message : JSON.parse(data);
   }
 
-  /** The adapter's replies (see replyFrame for one too large). */
+  /** The adapter's replies; one too large for a frame becomes an error (reply-framer.ts). */
   send(json: string): void {
     if (this.silent.size > 0 && this.isSilentReply(json)) return;
-    this.connection.send(replyFrame(json, this.maxFrameBytes));
+    this.connection.send(this.framer.frameAdapterReply(json));
   }
 
   /**

@@ -2,7 +2,9 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { TRPCError } from '@trpc/server';
 import { createStreamHandler } from '../rpc/server';
+import { errorLogLine } from '../rpc/error-formatter';
 import { EventBus } from './events';
 import { ensurePrivateDir, runtimePaths, type RuntimePaths } from '../paths';
 import { isRunning, processStart } from '../process-alive';
@@ -228,8 +230,16 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       [config.takeProblem(), journal.takeProblem()].filter((p) => p !== undefined).join('\n') || undefined,
     restore: { view: () => journal.view(), restoreKept: () => journal.restoreKept() },
   };
-  const onError = ({ error, path: proc }: { error: Error & { code: string }; path?: string }): void =>
-    log.warn(`${proc ?? '-'}: ${error.code} ${error.message}`);
+  // One short line per failed call: what the client was told, never its input or a stack.
+  const onError = ({
+    error,
+    path: proc,
+    input,
+  }: {
+    error: TRPCError;
+    path?: string;
+    input?: unknown;
+  }): void => log.warn(errorLogLine(error, proc, input));
   // Remote peers (iroh) get the attach router alone, each stream with its peer's id in the context.
   const createCaller = t.createCallerFactory(appRouter);
   /**

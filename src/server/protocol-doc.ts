@@ -3,6 +3,8 @@ import { appRouter } from './router';
 import { HOLD_REPLY_MS } from '../rpc/held-reply';
 import type { ProcedureMeta } from './trpc';
 import { eventSchemas, gapSchema } from './events';
+import { LIMIT_LINES } from '../protocol/limits';
+import { MAX_MESSAGE_CHARS } from '../rpc/error-formatter';
 
 /**
  * docs/protocol.md, rendered from the router and the event schemas themselves, so the document
@@ -22,6 +24,8 @@ interface JsonSchema {
   description?: string;
   minimum?: number;
   maximum?: number;
+  maxLength?: number;
+  maxItems?: number;
   $ref?: string;
 }
 
@@ -69,6 +73,8 @@ function nestedObject(s: JsonSchema): JsonSchema | undefined {
 }
 
 function rangeOf(s: JsonSchema): string {
+  if (s.maxLength !== undefined) return ` (≤ ${s.maxLength} characters)`;
+  if (s.maxItems !== undefined) return ` (≤ ${s.maxItems} items)`;
   const big = (n: number | undefined): boolean => n === undefined || Math.abs(n) > 1e9;
   if (big(s.minimum) && big(s.maximum)) return '';
   return ` (${big(s.minimum) ? '…' : s.minimum}–${big(s.maximum) ? '…' : s.maximum})`;
@@ -162,6 +168,11 @@ e.g. \`id: expected a number, got a string\` or \`id: missing, expected a number
 empty\`; a path that names no procedure gets \`NOT_FOUND\` and \`no query procedure "foo"\`. Error
 messages say what to do; they never carry stack traces, server paths or the validator's JSON.
 
+Every request is answered. A reply that would not fit in a frame becomes a \`PAYLOAD_TOO_LARGE\`
+error to the same \`id\` (and, for an \`id\` so long that even that cannot fit, an error with \`id\`
+\`null\` that says so). An error message is at most ${MAX_MESSAGE_CHARS} characters: what it quotes of
+the request (a name, a path, a value) is cut in the middle.
+
 The one exception: a mutation sent without an \`id\` is a notification (JSON-RPC 2.0). The server
 runs it in order with the other requests and sends no reply, not even an error (that goes to the
 server log). \`attach.input\` is meant to be sent so: a keystroke then costs one line each way,
@@ -177,6 +188,13 @@ echo '{"id":1,"method":"query","params":{"path":"list","input":{}}}' | socat - U
 Every input takes an optional \`workspace\` where it applies: the named workspace, else the only one,
 else \`main\`. \`new\`, \`split\` and \`tab.new\` create the workspace when it does not exist.
 
+## Limits
+
+Inputs past these are refused with a \`BAD_REQUEST\` (or, for state, \`PRECONDITION_FAILED\`) that
+names the limit; they bound what the server keeps and make every reply fit in a frame:
+
+${LIMIT_LINES.map((line) => `- ${line}`).join('\n')}
+
 ## Attaching
 
 An attached client (\`fux attach\`, or \`fux connect\` over iroh) calls \`attach.session\` with the size of
@@ -191,7 +209,9 @@ marks) \`width\` cells wide; cells after the last run are blank. \`style\` is an
 (e.g. \`1;38;2;255;0;0\`) came in an earlier or the same frame's \`styles\`; 0 is the default. Keys,
 paste and mouse reports go to \`attach.input\`, key bindings and clicks to \`attach.action\`, size
 changes to \`attach.resize\` (the last resize of any client wins), and copy mode reads
-\`attach.history\`. A remote peer can call these and nothing else.
+\`attach.history\`. A remote peer can call these and nothing else. A frame holds at most about 192 KiB
+of \`view\` (a workspace with more tabs than that shows those nearest the active one) and 384 KiB of
+rows with their styles; the rows past that come in the next frames.
 
 ## Procedures
 `;

@@ -3,7 +3,7 @@ import { pushStream, type PushStream } from '../rpc/push-stream';
 import type { FuxEvent, StreamEvent } from './events';
 import { proc, t } from './trpc';
 import { definedEnv } from '../protocol/env';
-import { describeWorkspace } from './describe';
+import { listPage } from './list-page';
 import { inputs, outputs, type WaitResult } from './schemas';
 import { SubscriberQueue, SubscriberTooSlow, resumeCommand } from './subscriber';
 import type { Launch } from './workspaces';
@@ -71,12 +71,16 @@ async function* waitResult(wait: PendingWait): AsyncGenerator<WaitResult> {
 
 export const appRouter = t.router({
   list: proc
-    .meta({ verb: 'list', description: 'workspaces, tabs and panes with geometry, focus and layout' })
+    .meta({
+      verb: 'list',
+      description:
+        'workspaces, tabs and panes with geometry, focus and layout; in pages when there are many (`next`), which the CLI reads as one list',
+    })
     .input(inputs.list)
     .output(outputs.list)
     .query(({ ctx, input }) => {
       const all = input.workspace ? [ctx.workspaces.get(input.workspace)] : ctx.workspaces.all();
-      return { workspaces: all.map(describeWorkspace) };
+      return listPage(all, input.from ?? 0);
     }),
 
   new: proc

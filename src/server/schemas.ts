@@ -3,25 +3,28 @@ import { agentState } from '../protocol/agent-state';
 import { eventTypes, exitStatus, visibleFlags } from './events';
 import { CHOICE_PATTERN } from '../zor';
 import { promptOption, promptSchema } from '../protocol/attach';
+import {
+  argvSchema,
+  cwdSchema,
+  envSchema,
+  MAX_NAME_CHARS,
+  MAX_PATH_CHARS,
+  MAX_STATUS_TEXT_CHARS,
+  nameSchema,
+} from '../protocol/limits';
 
 /** Input and output shapes of the control API. The router, the client's types and docs/protocol.md all come from these. */
 
 export const paneId = z.number().int().positive().describe('a pane id, unique in its workspace');
-export const workspaceName = z
-  .string()
-  .min(1)
-  .max(64)
+export const workspaceName = nameSchema
   .optional()
   .describe('the workspace; default: the only one, else `main`');
 
 /** What to run and where. Absent fields mean the server's own cwd and environment. */
 const launch = {
-  argv: z.array(z.string()).optional().describe("the command; default: the caller's $SHELL"),
-  cwd: z.string().optional().describe('working directory of the new pane'),
-  env: z
-    .record(z.string(), z.string())
-    .optional()
-    .describe('environment of the new pane (FUX_* are set by the server)'),
+  argv: argvSchema.optional().describe("the command; default: the caller's $SHELL"),
+  cwd: cwdSchema.optional().describe('working directory of the new pane'),
+  env: envSchema.optional().describe('environment of the new pane (FUX_* are set by the server)'),
 };
 
 /** A fux worktree's name: the branch it checks out (checked by git, `git check-ref-format --branch`). */
@@ -37,7 +40,11 @@ const inWorktree = {
 };
 
 /** The repository a worktree verb is about: the one this directory is in. */
-const repoCwd = z.string().min(1).describe("a directory in the repository (the caller's cwd)");
+const repoCwd = z
+  .string()
+  .min(1)
+  .max(MAX_PATH_CHARS)
+  .describe("a directory in the repository (the caller's cwd)");
 
 export const direction = z.enum(['left', 'right', 'up', 'down']);
 
@@ -48,7 +55,15 @@ export const inputs = {
     cols: z.number().int().min(1).max(2000).optional().describe('width; default 80 % of the workspace'),
     rows: z.number().int().min(1).max(1000).optional().describe('height; default 80 % of the workspace'),
   }),
-  list: z.object({ workspace: z.string().optional().describe('only this workspace; default: all') }),
+  list: z.object({
+    workspace: nameSchema.optional().describe('only this workspace; default: all'),
+    from: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("where the page starts: the last page's `next`; default: the first page"),
+  }),
   new: z.object({ workspace: workspaceName, ...launch, ...inWorktree }),
   split: z.object({
     workspace: workspaceName,
@@ -85,9 +100,11 @@ export const inputs = {
     id: paneId,
     choice: z
       .string()
+      .max(MAX_NAME_CHARS)
       .regex(CHOICE_PATTERN, {
         error: (issue) =>
-          `unknown choice ${JSON.stringify(issue.input)}: answer yes, no, always or an option number (1-99)`,
+          // A choice too long is refused by its length too; the echo stays a name's length.
+          `unknown choice ${JSON.stringify(String(issue.input).slice(0, MAX_NAME_CHARS))}: answer yes, no, always or an option number (1-99)`,
       })
       .describe('yes (the plain accept), always (accept and stop asking), no (decline), or an option number'),
   }),
@@ -113,11 +130,11 @@ export const inputs = {
   }),
   workspaceList: z.object({}),
   workspaceNew: z.object({
-    name: z.string().min(1).max(64),
+    name: nameSchema,
     cols: z.number().int().min(2).max(10_000).optional(),
     rows: z.number().int().min(2).max(10_000).optional(),
   }),
-  workspaceKill: z.object({ name: z.string().min(1).max(64) }),
+  workspaceKill: z.object({ name: nameSchema }),
   workspaceResize: z.object({
     workspace: workspaceName,
     cols: z.number().int().min(2).max(10_000),
@@ -125,15 +142,15 @@ export const inputs = {
   }),
   setStatus: z.object({
     workspace: workspaceName,
-    segment: z.string().min(1).max(64),
-    text: z.string().max(1024).describe('empty removes the segment'),
+    segment: nameSchema,
+    text: z.string().max(MAX_STATUS_TEXT_CHARS).describe('empty removes the segment'),
   }),
   subscribe: z.object({
     events: z
       .array(z.enum(eventTypes as [string, ...string[]]))
       .optional()
       .describe('event types; default: all'),
-    workspace: z.string().optional().describe('only events of this workspace; default: all'),
+    workspace: nameSchema.optional().describe('only events of this workspace; default: all'),
     since: z
       .number()
       .int()
@@ -255,7 +272,18 @@ export const workspaceInfo = z.object({
 });
 
 export const outputs = {
-  list: z.object({ workspaces: z.array(workspaceInfo) }),
+  list: z.object({
+    workspaces: z
+      .array(workspaceInfo)
+      .describe(
+        'in pages of about 768 KiB: a workspace may go on in the next page, with more tabs and panes',
+      ),
+    next: z
+      .number()
+      .int()
+      .optional()
+      .describe('there is more: call again with this `from`; absent on the last page'),
+  }),
   opened: z.object({ id: paneId, workspace: z.string(), tab: z.number(), pid: z.number() }),
   focus: z.object({ id: paneId }),
   zoom: z.object({ id: paneId, zoomed: z.boolean() }),
@@ -345,6 +373,7 @@ export const outputs = {
 };
 
 export type PaneInfo = z.infer<typeof paneInfo>;
+export type TabInfo = z.infer<typeof tabInfo>;
 export type PaneOfWorktree = z.infer<typeof paneOfWorktree>;
 export type WaitResult = z.infer<typeof outputs.wait>;
 export type WorkspaceInfo = z.infer<typeof workspaceInfo>;

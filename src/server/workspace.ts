@@ -7,6 +7,7 @@ import { FuxError, noPane, noSpace } from './errors';
 import { noChange, type Change, type OpenedPane } from './change';
 import { flagNames } from '../zor';
 import { ReachedStates } from './reached-states';
+import { MAX_STATUS_SEGMENTS } from '../protocol/limits';
 
 /** What the workspace needs of a pty: to follow its rect, and its pid for the events. */
 export interface Fitted {
@@ -339,10 +340,16 @@ export class Workspace<E extends Placed = PaneEntry> {
     return { ...this.focusSince(before), tabs };
   }
 
-  /** Set a status segment; empty text removes it. */
+  /** Set a status segment; empty text removes it. A new one past MAX_STATUS_SEGMENTS is refused. */
   setStatus(segment: string, text: string): Change {
     if (text === '') this.status.delete(segment);
-    else this.status.set(segment, text);
+    else if (this.status.has(segment) || this.status.size < MAX_STATUS_SEGMENTS)
+      this.status.set(segment, text);
+    else
+      throw new FuxError(
+        'PRECONDITION_FAILED',
+        `workspace ${this.name} has ${this.status.size} status segments, the most it keeps; remove one first (\`fux set-status NAME ''\`)`,
+      );
     return { ...noChange(this.name), status: true };
   }
 

@@ -19,6 +19,7 @@ import { planAnswer, visiblePrompt } from './agent/prompt-answer';
 import type { PromptOption, PromptOptions } from '../protocol/attach';
 import { merge, noChange, type Change, type OpenedPane } from './change';
 import { Publisher, type WorkspaceWatcher } from './publish';
+import { MAX_STATUS_SEGMENTS, MAX_STATUS_TEXT_CHARS, MAX_WORKSPACES } from '../protocol/limits';
 
 /** What the caller of `new`/`split` runs and where: its own cwd and environment unless overridden. */
 export interface Launch {
@@ -155,8 +156,15 @@ export class Workspaces {
     return ws;
   }
 
+  /** A workspace not yet registered; refused when the server holds MAX_WORKSPACES already. */
   private unregistered(name: string): Workspace {
     validateName(name);
+    if (this.byName.size >= MAX_WORKSPACES) {
+      throw new FuxError(
+        'PRECONDITION_FAILED',
+        `the server holds ${this.byName.size} workspaces, the most it keeps; \`fux workspace kill NAME\` one first`,
+      );
+    }
     return new Workspace(name, { ...this.settings.defaultSize });
   }
 
@@ -309,7 +317,9 @@ export class Workspaces {
       throw err;
     }
     ws.activeTab = ws.tabs.find((t) => t.id === saved.activeTab) ?? ws.tabs[0];
-    for (const [k, v] of Object.entries(saved.status)) ws.status.set(k, v);
+    // A journal written before segments were bounded may hold more than a workspace keeps now.
+    for (const [k, v] of Object.entries(saved.status).slice(0, MAX_STATUS_SEGMENTS))
+      ws.status.set(k, v.slice(0, MAX_STATUS_TEXT_CHARS));
     ws.reserveIds(saved.next);
     this.byName.set(ws.name, ws);
     const opened: OpenedPane[] = [];

@@ -78,6 +78,13 @@ export const toyRouter = t.router({
   failUnexpectedly: t.procedure.query((): string => {
     throw new Error(`could not read ${path.join(__dirname, 'secret', 'state.json')}`);
   }),
+  /** Fails with a message that repeats its input, as `no workspace named NAME` does. */
+  lookUp: t.procedure.input(z.object({ name: z.string() })).query(({ input }): string => {
+    throw new TRPCError({
+      code: 'NOT_FOUND',
+      message: `no thing named ${input.name}; \`things\` lists them`,
+    });
+  }),
   failOnPurpose: t.procedure.query((): string => {
     throw new TRPCError({ code: 'NOT_FOUND', message: 'no pane 7 in workspace main' });
   }),

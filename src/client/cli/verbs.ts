@@ -1,5 +1,6 @@
 import type { FuxClient } from '../index';
 import { launchInput } from '../launch';
+import { listAll } from '../list-all';
 import { paneFromEnv, parsePaneId } from '../target';
 import type { VerbResult } from './output';
 
@@ -10,7 +11,7 @@ import type { VerbResult } from './output';
  */
 
 export async function list(client: FuxClient, input: { workspace?: string }): Promise<VerbResult> {
-  const res = await client.list.query({ workspace: input.workspace });
+  const res = await listAll(client, input);
   return {
     value: res,
     human: () =>

@@ -12,6 +12,7 @@ export class StyleTable {
   private readonly ids = new Map<string, number>();
   private fresh: Record<string, string> = {};
   private hasFresh = false;
+  private freshJsonBytes = 0;
 
   /** The id of an SGR parameter string ('' is the default rendition, id 0). */
   id(params: string): number {
@@ -20,18 +21,25 @@ export class StyleTable {
     if (id === undefined) {
       id = this.ids.size + 1;
       this.ids.set(params, id);
-      this.fresh[String(id)] = params;
+      const key = String(id);
+      this.fresh[key] = params;
       this.hasFresh = true;
+      // `"id":"params",` in the frame's `styles` (SGR parameters are ASCII).
+      this.freshJsonBytes += key.length + params.length + 6;
     }
     return id;
+  }
+
+  /** About how many bytes of JSON the styles not yet taken make: a frame counts them in its size. */
+  get freshBytes(): number {
+    return this.freshJsonBytes;
   }
 
   /** Styles created since the last call: they go out in the frame that first uses them. */
   takeFresh(): Record<string, string> | undefined {
     if (!this.hasFresh) return undefined;
     const out = this.fresh;
-    this.fresh = {};
-    this.hasFresh = false;
+    this.clearFresh();
     return out;
   }
 
@@ -39,9 +47,14 @@ export class StyleTable {
   all(): Record<string, string> {
     const out: Record<string, string> = {};
     for (const [params, id] of this.ids) out[String(id)] = params;
+    this.clearFresh();
+    return out;
+  }
+
+  private clearFresh(): void {
     this.fresh = {};
     this.hasFresh = false;
-    return out;
+    this.freshJsonBytes = 0;
   }
 
   /** The SGR parameters of the given ids (0, the default, is left out). */

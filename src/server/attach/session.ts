@@ -5,6 +5,7 @@ import type { Workspace } from '../workspace';
 import type { AttachFrame, AttachView, PaneCursor, PaneModes, PaneUpdate, Row } from '../../protocol/attach';
 import { encodeRow, StyleTable } from './rows';
 import { rowChangesOf } from './row-changes';
+import { trimView } from './view';
 
 /** What the session last sent of one pane, to diff against. */
 interface SentPane {
@@ -15,9 +16,24 @@ interface SentPane {
   baseY: number;
   seen: number;
   lines: string[];
+  /** The first row a frame too full to take it left for the next frame; undefined: none. */
+  pendingFrom: number | undefined;
   cursor: PaneCursor | undefined;
   modes: PaneModes | undefined;
 }
+
+/** A blank row as it is sent: what a client shows in a pane it has just blanked. */
+const BLANK_ROW = JSON.stringify([]);
+
+/**
+ * A frame holds at most about this many bytes of view (MAX_VIEW_BYTES) and of rows and their new
+ * styles (MAX_ROWS_BYTES), so that it always fits in one 1 MiB frame (DESIGN.md §5) with room for
+ * the rest; rows past that go in the next frames, one frame interval apart. A workspace of
+ * thousands of tabs or a screen of a different colour in every cell is then drawn in a few frames
+ * instead of failing the attach.
+ */
+const MAX_VIEW_BYTES = 192 * 1024;
+const MAX_ROWS_BYTES = 384 * 1024;
 
 /**
  * A program that turned on synchronized output (DECSET 2026) is mid-redraw: its rows are held
@@ -75,7 +91,8 @@ export class AttachSession {
   markPane(id: PaneId): void {
     this.dirty.add(id);
     // A pane drew (an echo) while the frame loop waits: its frame can leave now, in this turn.
-    if (this.wake !== undefined && this.direct?.()) return;
+    // One too full to hold every row leaves the rest to the loop.
+    if (this.wake !== undefined && this.direct?.() && !this.pending) return;
     this.poke();
   }
 
@@ -137,7 +154,8 @@ export class AttachSession {
    */
   frame(ws: Workspace, view: () => AttachView): AttachFrame | undefined {
     const frame: AttachFrame = { seq: this.seq };
-    if (this.needsReset || this.styles.size > MAX_STYLES) {
+    // Not while a screen is still on its way in pieces: the reset would start it over, for ever.
+    if (this.needsReset || (this.styles.size > MAX_STYLES && !this.rowsPending())) {
       frame.reset = true;
       if (this.seq === 0) frame.client = this.id;
       this.styles = new StyleTable();
@@ -148,8 +166,12 @@ export class AttachSession {
     // The view changes only with the workspace (markView); a keystroke's echo does not rebuild it.
     let viewChanged = false;
     if (this.viewDirty || frame.reset) {
-      const current = view();
-      const viewJson = JSON.stringify(current);
+      let current = view();
+      let viewJson = JSON.stringify(current);
+      if (Buffer.byteLength(viewJson) > MAX_VIEW_BYTES) {
+        current = trimView(current, MAX_VIEW_BYTES);
+        viewJson = JSON.stringify(current);
+      }
       viewChanged = viewJson !== this.lastView;
       if (viewChanged) {
         frame.view = current;
@@ -169,14 +191,20 @@ export class AttachSession {
 
     const panes: Record<string, PaneUpdate> = {};
     let anyPane = false;
+    const room = { bytes: MAX_ROWS_BYTES, rows: 0 };
     for (const [id, pane] of shown) {
       const known = this.sent.get(id);
       // A pane newly shown, or shown after a layout change (its size may have changed without
       // output), is looked at in full; otherwise only panes that drew.
       if (known && !viewChanged && !this.dirty.has(id)) continue;
       if (this.heldBySync(id, pane.terminal)) continue;
+      if (room.bytes <= 0) {
+        // This frame is full: the pane is looked at in the next one.
+        this.dirty.add(id);
+        continue;
+      }
       this.dirty.delete(id);
-      const update = this.diffPane(id, pane, known);
+      const update = this.diffPane(id, pane, known, room);
       if (update) {
         panes[String(id)] = update;
         anyPane = true;
@@ -196,6 +224,12 @@ export class AttachSession {
     return frame;
   }
 
+  /** Whether rows of a pane wait for the next frame (the last one was full). */
+  private rowsPending(): boolean {
+    for (const sent of this.sent.values()) if (sent.pendingFrom !== undefined) return true;
+    return false;
+  }
+
   /** Whether a pane is mid-redraw under synchronized output and still within the hold. */
   private heldBySync(id: PaneId, terminal: Terminal): boolean {
     if (!terminal.modes.synchronizedOutputMode) {
@@ -212,7 +246,16 @@ export class AttachSession {
     return false;
   }
 
-  private diffPane(id: PaneId, pane: Pane, known: SentPane | undefined): PaneUpdate | undefined {
+  /**
+   * What changed in a pane since it was last sent; its rows take from `room` (the frame's bytes
+   * left, and the rows it holds), and those that do not fit wait for the next frame.
+   */
+  private diffPane(
+    id: PaneId,
+    pane: Pane,
+    known: SentPane | undefined,
+    room: { bytes: number; rows: number },
+  ): PaneUpdate | undefined {
     const term = pane.terminal;
     const buffer = term.buffer.active;
     const cols = term.cols;
@@ -228,7 +271,8 @@ export class AttachSession {
           viewportY: 0,
           baseY: 0,
           seen: 0,
-          lines: new Array<string>(rows).fill(''),
+          lines: new Array<string>(rows).fill(BLANK_ROW),
+          pendingFrom: undefined,
           cursor: undefined,
           modes: undefined,
         }
@@ -236,6 +280,8 @@ export class AttachSession {
     // Rows the terminal did not touch since the last diff are as sent, unless the viewport moved.
     const everyRow = fresh || sent.viewportY !== buffer.viewportY || sent.baseY !== buffer.baseY;
     const since = sent.seen;
+    const pendingFrom = sent.pendingFrom ?? rows;
+    sent.pendingFrom = undefined;
     sent.viewportY = buffer.viewportY;
     sent.baseY = buffer.baseY;
     sent.seen = changes.now();
@@ -248,15 +294,22 @@ export class AttachSession {
     const lines: Record<string, Row> = {};
     let anyLine = false;
     for (let y = 0; y < rows; y++) {
-      if (!everyRow && !changes.changedSince(y, since)) continue;
+      if (!everyRow && y < pendingFrom && !changes.changedSince(y, since)) continue;
+      const stylesBefore = this.styles.freshBytes;
       const row = encodeRow(buffer.getLine(buffer.viewportY + y), cols, cell, this.styles);
       const json = JSON.stringify(row);
-      if (!fresh && sent.lines[y] === json) continue;
-      // A fresh pane's blank rows are implied (the client starts blank).
-      if (fresh && row.length === 0) {
-        sent.lines[y] = json;
-        continue;
+      // The client has this row already: a fresh pane's blank rows are implied (it starts blank).
+      if (sent.lines[y] === json) continue;
+      const cost = Buffer.byteLength(json) + String(y).length + 4 + this.styles.freshBytes - stylesBefore;
+      if (room.rows > 0 && cost > room.bytes) {
+        // The frame is full: this row and those below it are looked at again in the next frame.
+        sent.pendingFrom = y;
+        this.dirty.add(id);
+        room.bytes = 0;
+        break;
       }
+      room.bytes -= cost;
+      room.rows++;
       sent.lines[y] = json;
       lines[String(y)] = row;
       anyLine = true;

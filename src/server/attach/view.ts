@@ -106,9 +106,36 @@ export function buildView(
   };
 }
 
+/** A popup's title is its command, up to a label's length (a command may be 64 KiB). */
+const MAX_POPUP_TITLE_CHARS = 256;
+
 /** The popup over the workspace, centred at its size, titled with its command. */
 function popupView(ws: Workspace): AttachView['popup'] {
   const popup = ws.popup;
   const rect = ws.popupRect();
-  return popup && rect ? { ...rect, id: popup.id, title: popup.command.join(' ') } : null;
+  const title = popup?.command.join(' ').slice(0, MAX_POPUP_TITLE_CHARS) ?? '';
+  return popup && rect ? { ...rect, id: popup.id, title } : null;
+}
+
+const jsonBytes = (view: AttachView): number => Buffer.byteLength(JSON.stringify(view));
+
+/**
+ * The view cut down to `maxBytes` of JSON, for a workspace whose tabs or checkouts outgrow a frame
+ * (thousands of tabs, each pane in its own repository): first only the checkouts of the panes that
+ * show, then fewer tabs, always those nearest the active one (each keeps its number, so the tab bar
+ * and a click still name the right tab).
+ */
+export function trimView(view: AttachView, maxBytes: number): AttachView {
+  const shown = new Set(view.panes.map((p) => p.id));
+  let trimmed: AttachView = { ...view, checkouts: view.checkouts?.filter((c) => shown.has(c.pane)) };
+  const active = Math.max(
+    0,
+    view.tabs.findIndex((t) => t.active),
+  );
+  for (let keep = view.tabs.length; jsonBytes(trimmed) > maxBytes && keep > 1;) {
+    keep = Math.ceil(keep / 2);
+    const start = Math.max(0, Math.min(active - Math.floor(keep / 2), view.tabs.length - keep));
+    trimmed = { ...trimmed, tabs: view.tabs.slice(start, start + keep) };
+  }
+  return trimmed;
 }
