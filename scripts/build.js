@@ -34,6 +34,8 @@ function inputsStamp() {
     'native/zor-relay.c',
     'native/malloc-trim.c',
     'native/peer-cred.c',
+    'native/pane-holder.c',
+    'native/pane-fd.c',
   ])
     files.push(path.join(root, f));
   return files
