@@ -27,7 +27,8 @@ describe('an attach session sending a pane’s frame in the turn it drew', () =>
     const s = caughtUp();
     const stop = new AbortController();
     let calls = 0;
-    s.sendDirectly(() => (calls++, true));
+    // The real sender builds and writes the frame (what drain does), which leaves nothing pending.
+    s.sendDirectly(() => (calls++, drain(s), true));
     s.markPane(1); // the loop is not waiting: it will find the pane when it looks
     expect(calls).toBe(0);
     expect(await settledYet(s.changed(stop.signal))).toBe(true);
