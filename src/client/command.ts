@@ -73,6 +73,9 @@ export abstract class FuxCommand<T extends typeof Command> extends Command {
     if (err.oclif) throw err; // oclif's own parse errors and exits already say what to do
     const message = err instanceof TRPCClientError ? err.message : err.message || String(err);
     process.stderr.write(`fux ${(this.id ?? '').replaceAll(':', ' ')}: ${message}\n`);
+    // Output to a pipe is written asynchronously: let what was printed before the error reach the
+    // reader before the exit (a subscription cut off as too slow had printed events still queued).
+    await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
     this.exit(1);
   }
 
