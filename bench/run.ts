@@ -15,6 +15,7 @@ import { idleCost } from './b6-idle';
 import { detectLatency } from './b7-detect';
 import { attach } from './b8-attach';
 import { scale } from './b10-scale';
+import { paneCount } from './b11-panes';
 import { soakBench } from './soak';
 import { remoteEcho } from './remote-echo';
 import { zorEval } from './zor-eval';
@@ -35,6 +36,7 @@ const benchmarks: Benchmark[] = [
   detectLatency,
   attach,
   scale,
+  paneCount,
   remoteEcho,
   zorEval,
   zorWrapper,

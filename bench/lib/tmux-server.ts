@@ -97,6 +97,6 @@ export class TmuxServer {
     } catch {
       return; // already gone
     }
-    await until(() => (isAlive(this.pid) ? undefined : true), `tmux server ${this.pid} to exit`, 10_000, 20);
+    await until(() => (isAlive(this.pid) ? undefined : true), `tmux server ${this.pid} to exit`, 60_000, 20);
   }
 }

@@ -14,7 +14,7 @@ import { FakeTerminalOutput } from './render/harness';
 
 jest.setTimeout(600_000);
 
-const STEPS = 3000;
+const STEPS = Number(process.env.FUZZ_STEPS ?? 3000);
 const WORKSPACE = 'w-fuzz';
 
 /** mulberry32: a small seeded generator, so a failing run can be replayed. */
@@ -117,8 +117,11 @@ async function paneCount(fux: FuxClient): Promise<number> {
   return list?.workspaces[0]?.panes.length ?? 0;
 }
 
-// Skipped for now: on the merged tree (pane holders, frame bounds) a run went past jest's 600 s
-// limit where it took ~35 s before; to be found and fixed before this runs again (see CHANGELOG).
+// Skipped for now: it is seed-dependent, not slow. FUZZ_SEED=1 and 3 pass in ~20 s; with 2, 4 and 5
+// every step runs (the loop ends within ~20 s) and then the final `Ctrl-a d` is never honoured, so
+// `await client.outcome` waits out jest's limit: some state the steps leave the client in (a popup,
+// copy mode, a picker or a tiny-terminal view: to be found) swallows the prefix. FUZZ_STEPS=N runs
+// fewer steps while that is looked into.
 test.skip(`${STEPS} random steps of keys, popups, pickers, resizes and detaches: the client never fails`, async () => {
   const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
   const next = random(seed);
