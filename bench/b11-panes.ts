@@ -32,8 +32,9 @@ interface Side {
 async function fuxSide(): Promise<Side> {
   const server = await FuxServer.start();
   const conn: Connection = await server.connect();
-  await conn.client.workspace.new.mutate({ name: WORKSPACE, cols: COLS, rows: ROWS, argv: PROGRAM });
-  let count = 1;
+  // An empty workspace: its panes are all the bench's own.
+  await conn.client.workspace.new.mutate({ name: WORKSPACE, cols: COLS, rows: ROWS });
+  let count = 0;
   const open = async (): Promise<string> => {
     const pane = await conn.client.tab.new.mutate({ workspace: WORKSPACE, argv: PROGRAM, cwd: server.home });
     return String(pane.id);
