@@ -119,8 +119,9 @@ async function paneCount(fux: FuxClient): Promise<number> {
 
 // Skipped for now: it is seed-dependent, not slow. FUZZ_SEED=1 and 3 pass in ~20 s; with 2, 4 and 5
 // every step runs (the loop ends within ~20 s) and then the final `Ctrl-a d` is never honoured, so
-// `await client.outcome` waits out jest's limit: some state the steps leave the client in (a popup,
-// copy mode, a picker or a tiny-terminal view: to be found) swallows the prefix. FUZZ_STEPS=N runs
+// `await client.outcome` waits out jest's limit. Waiting 500 ms first does not help; typing `qqq`
+// or three Escs first does (seeds 2 and 4 then pass in ~7 s): a mode that q or Esc leaves (copy
+// mode or a picker: to be found) swallows prefix d, which tmux honours in both. FUZZ_STEPS=N runs
 // fewer steps while that is looked into.
 test.skip(`${STEPS} random steps of keys, popups, pickers, resizes and detaches: the client never fails`, async () => {
   const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
