@@ -21,8 +21,8 @@ interface Level {
 
 interface Side {
   name: 'fux' | 'tmux';
-  /** Open panes until there are `count`. */
-  fill(count: number): Promise<void>;
+  /** The panes open before the bench opens any (tmux's session has its first window). */
+  startPanes: number;
   /** Open one more pane; returns its handle. */
   open(): Promise<string>;
   close(handle: string): Promise<void>;
@@ -34,17 +34,17 @@ async function fuxSide(): Promise<Side> {
   const conn: Connection = await server.connect();
   // An empty workspace: its panes are all the bench's own.
   await conn.client.workspace.new.mutate({ name: WORKSPACE, cols: COLS, rows: ROWS });
-  let count = 0;
-  const open = async (): Promise<string> => {
-    const pane = await conn.client.tab.new.mutate({ workspace: WORKSPACE, argv: PROGRAM, cwd: server.home });
-    return String(pane.id);
-  };
   return {
     name: 'fux',
-    async fill(target) {
-      for (; count < target; count++) await open();
+    startPanes: 0,
+    async open() {
+      const pane = await conn.client.tab.new.mutate({
+        workspace: WORKSPACE,
+        argv: PROGRAM,
+        cwd: server.home,
+      });
+      return String(pane.id);
     },
-    open,
     async close(handle) {
       await conn.client.kill.mutate({ workspace: WORKSPACE, id: Number(handle) });
     },
@@ -59,20 +59,16 @@ async function tmuxSide(): Promise<Side> {
   const tmux = await TmuxServer.start({ historyLimit: 2000, cols: COLS, rows: ROWS });
   const control = await tmux.control();
   await tmux.newSession(WORKSPACE, PROGRAM, COLS, ROWS);
-  let count = 1;
-  // Over the control client, as fux's typed client holds one connection: no tmux client start per pane.
-  const open = async (): Promise<string> => {
-    const [id] = await control.command(
-      `new-window -d -t ${WORKSPACE}: -P -F '#{pane_id}' ${PROGRAM.join(' ')}`,
-    );
-    return id!;
-  };
   return {
     name: 'tmux',
-    async fill(target) {
-      for (; count < target; count++) await open();
+    startPanes: 1,
+    // Over the control client, as fux's typed client holds one connection: no tmux client start per pane.
+    async open() {
+      const [id] = await control.command(
+        `new-window -d -t ${WORKSPACE}: -P -F '#{pane_id}' ${PROGRAM.join(' ')}`,
+      );
+      return id!;
     },
-    open,
     async close(handle) {
       await control.command(`kill-pane -t ${handle}`);
     },
@@ -89,8 +85,8 @@ async function timed<T>(step: () => Promise<T>): Promise<[T, number]> {
   return [result, performance.now() - start];
 }
 
-async function measure(side: Side, count: number): Promise<Level> {
-  await side.fill(count);
+/** SAMPLES times, open one more pane beside those open and close it again. */
+async function measure(side: Side): Promise<Level> {
   const opens: number[] = [];
   const closes: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
@@ -114,8 +110,10 @@ async function run(options: BenchOptions): Promise<Section> {
   for (const make of [fuxSide, tmuxSide]) {
     const side = await make();
     try {
+      let panes = side.startPanes;
       for (const count of levels) {
-        const level = await measure(side, count);
+        for (; panes < count; panes++) await side.open();
+        const level = await measure(side);
         results.set(`${side.name} ${count}`, level);
         options.log(
           `B11 ${count} panes, ${side.name}: open ${formatMs(level.open)}, close ${formatMs(level.close)}`,
